@@ -1,6 +1,11 @@
 //! Menhir: a Tak engine speaking TEI.
 //!
-//! - [`core`]: the game — bitboards, stacks, moves, rules, PTN and TPS, perft.
+//! - [`core`]: the game — bitboards, stacks, moves, rules, PTN and TPS, perft. Depends on nothing.
+//! - [`search`]: alpha-beta with a transposition table, evaluation, time management, threads.
+//!   Depends on `core` only.
+//! - [`tei`]: the Tak Engine Interface front end. Depends on `search` and `core`.
+//! - [`matchrun`]: plays TEI engines against each other. Depends on `core`.
+//! - [`commands`]: the command-line tools (`perft`, `bench`, `analyze`) that `main` calls.
 //!
 //! ```
 //! use menhir::core::{Perft, PerftMode, Position};
@@ -10,4 +15,8 @@
 //! assert_eq!(Perft::new().count(&mut pos, 1, PerftMode::Counting), 35);
 //! ```
 
+pub mod commands;
 pub mod core;
+pub mod matchrun;
+pub mod search;
+pub mod tei;

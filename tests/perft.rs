@@ -93,13 +93,29 @@ fn move_counts() {
         ("2,2S,x/2S,121,2S/x,2S,1 1 12", 4),
         ("2,2S,x2/2S,211,2S,x/x,2S,11,2S/x2,2S,1 1 11", 12),
         ("2,x4/x2,2S,x2/x,2C,12121,2S,x/x2,2S,x2/x4,1 1 10", 56),
-        ("x5/x,2C,x3/2S,221121C,112,1122,12S/x,212,x3/x,1S,x3 1 20", 68),
-        ("x,2C,x4/x6/2S,212211C,12,1212,x,12S/x6/x6/x,21S,x4 1 18", 155),
-        ("x,2C,x5/x,2C,x5/x7/2S,221122111C,x3,2,2S/x7/x7/1C,21S,x5 1 14", 254),
-        ("x,2C,x6/x8/2S,22122111211C,x,2,2,2,x,2S/x,2212,x6/x,22,x6/x,2,x6/x,1S,x6/x,1C,x6 1 25", 485),
+        (
+            "x5/x,2C,x3/2S,221121C,112,1122,12S/x,212,x3/x,1S,x3 1 20",
+            68,
+        ),
+        (
+            "x,2C,x4/x6/2S,212211C,12,1212,x,12S/x6/x6/x,21S,x4 1 18",
+            155,
+        ),
+        (
+            "x,2C,x5/x,2C,x5/x7/2S,221122111C,x3,2,2S/x7/x7/1C,21S,x5 1 14",
+            254,
+        ),
+        (
+            "x,2C,x6/x8/2S,22122111211C,x,2,2,2,x,2S/x,2212,x6/x,22,x6/x,2,x6/x,1S,x6/x,1C,x6 1 25",
+            485,
+        ),
     ] {
         let mut pos = tps(text);
-        assert_eq!(Perft::new().count(&mut pos, 1, PerftMode::Full), want, "{text}");
+        assert_eq!(
+            Perft::new().count(&mut pos, 1, PerftMode::Full),
+            want,
+            "{text}"
+        );
         assert_eq!(pos.count_moves(), want, "{text}");
     }
 }
@@ -117,6 +133,10 @@ fn opening_sanity() {
         let mv = pos.parse_move("a1").unwrap();
         pos.do_move(mv);
         let kinds = if size >= 5 { 3 } else { 2 };
-        assert_eq!(pos.count_moves(), (kinds * (size * size - 2) + 2) as u64, "size {size}");
+        assert_eq!(
+            pos.count_moves(),
+            (kinds * (size * size - 2) + 2) as u64,
+            "size {size}"
+        );
     }
 }

@@ -42,7 +42,12 @@ impl Perft {
     }
 
     /// The count under each root move, in generation order.
-    pub fn divide(&mut self, pos: &mut Position, depth: usize, mode: PerftMode) -> Vec<(Move, u64)> {
+    pub fn divide(
+        &mut self,
+        pos: &mut Position,
+        depth: usize,
+        mode: PerftMode,
+    ) -> Vec<(Move, u64)> {
         if depth == 0 || pos.result().is_some() {
             return Vec::new();
         }

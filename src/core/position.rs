@@ -415,7 +415,11 @@ impl Position {
         while sq != origin {
             let top_piece = 31 - mask.leading_zeros(); // end of this square's drop + 1
             mask ^= 1 << top_piece;
-            let below = if mask == 0 { 0 } else { 31 - mask.leading_zeros() };
+            let below = if mask == 0 {
+                0
+            } else {
+                31 - mask.leading_zeros()
+            };
             let n = top_piece - below;
             let mut dest = self.stacks[sq.index()];
             let taken = dest.take(n);

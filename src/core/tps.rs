@@ -26,7 +26,11 @@ fn parse_stack(text: &str) -> Result<(Stack, PieceKind), String> {
         match c {
             '1' => stack.push(Color::White),
             '2' => stack.push(Color::Black),
-            'S' | 'C' => return Err(format!("stack '{text}': a wall or capstone can only be on top")),
+            'S' | 'C' => {
+                return Err(format!(
+                    "stack '{text}': a wall or capstone can only be on top"
+                ))
+            }
             _ => return Err(format!("stack '{text}': unexpected character '{c}'")),
         }
     }
@@ -53,7 +57,9 @@ impl Position {
         let rows: Vec<&str> = board.split('/').collect();
         let size = rows.len();
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
-            return Err(format!("TPS board has {size} rows; sizes 3 to 8 are supported"));
+            return Err(format!(
+                "TPS board has {size} rows; sizes 3 to 8 are supported"
+            ));
         }
         let mut pos = Position::start(size)?;
         for (i, row) in rows.iter().enumerate() {
@@ -85,10 +91,7 @@ impl Position {
                 file += 1;
             }
             if file != size {
-                return Err(format!(
-                    "row {} has {file} squares, expected {size}",
-                    i + 1
-                ));
+                return Err(format!("row {} has {file} squares, expected {size}", i + 1));
             }
         }
         let to_move = match player {
@@ -98,7 +101,11 @@ impl Position {
         };
         let number: u16 = match move_number.parse() {
             Ok(n) if n >= 1 && n <= 10_000 => n,
-            _ => return Err(format!("move number must be a positive integer, not '{move_number}'")),
+            _ => {
+                return Err(format!(
+                    "move number must be a positive integer, not '{move_number}'"
+                ))
+            }
         };
         pos.set_turn(to_move, 2 * (number - 1) + to_move as u16);
         pos.set_reserves_from_board()?;

@@ -45,8 +45,12 @@ pub fn square_key(sq: Square, stack: Stack, top: PieceKind) -> u64 {
     }
     let bits = stack.bits();
     let low = bits as u64 ^ LOW_KEYS[sq.index()];
-    let high = (bits >> 64) as u64 ^ HIGH_KEYS[sq.index()] ^ ((stack.len() as u64) << 2 | top as u64);
-    fold_multiply(fold_multiply(low, high) ^ HIGH_KEYS[63 - sq.index()], 0x9FB2_1C65_1E98_DF25)
+    let high =
+        (bits >> 64) as u64 ^ HIGH_KEYS[sq.index()] ^ ((stack.len() as u64) << 2 | top as u64);
+    fold_multiply(
+        fold_multiply(low, high) ^ HIGH_KEYS[63 - sq.index()],
+        0x9FB2_1C65_1E98_DF25,
+    )
 }
 
 /// The side-to-move part of the hash.

@@ -10,6 +10,7 @@ mod perft;
 mod piece;
 mod position;
 mod ptn;
+mod roadwin;
 mod rules;
 mod square;
 mod stack;

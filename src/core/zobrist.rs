@@ -41,7 +41,10 @@ const fn fold_multiply(a: u64, b: u64) -> u64 {
 const fn mix(sq: usize, bits: u128, height: u64, top: u64) -> u64 {
     let low = bits as u64 ^ LOW_KEYS[sq];
     let high = (bits >> 64) as u64 ^ HIGH_KEYS[sq] ^ (height << 2 | top);
-    fold_multiply(fold_multiply(low, high) ^ HIGH_KEYS[63 - sq], 0x9FB2_1C65_1E98_DF25)
+    fold_multiply(
+        fold_multiply(low, high) ^ HIGH_KEYS[63 - sq],
+        0x9FB2_1C65_1E98_DF25,
+    )
 }
 
 /// The key of one square holding `stack` topped by `top`; zero for an empty square.

@@ -8,6 +8,14 @@ use super::square::{Square, MAX_SIZE, MIN_SIZE};
 use super::stack::{Stack, MAX_HEIGHT};
 use std::fmt::Write;
 
+/// A number written with ASCII digits only (Rust's own parser would also take a `+`).
+fn digits<T: std::str::FromStr>(text: &str) -> Option<T> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
 /// One parsed square of a TPS row: its stack and top kind.
 fn parse_stack(text: &str) -> Result<(Stack, PieceKind), String> {
     let (colours, kind) = match text.as_bytes().last() {
@@ -73,8 +81,8 @@ impl Position {
                     let n = if run.is_empty() {
                         1
                     } else {
-                        match run.parse::<usize>() {
-                            Ok(n) if (1..=MAX_SIZE).contains(&n) => n,
+                        match digits(run) {
+                            Some(n) if (1..=MAX_SIZE).contains(&n) => n,
                             _ => return Err(format!("'{cell}' is not a run of empty squares")),
                         }
                     };
@@ -99,8 +107,8 @@ impl Position {
             "2" => Color::Black,
             _ => return Err(format!("player to move must be 1 or 2, not '{player}'")),
         };
-        let number: u16 = match move_number.parse() {
-            Ok(n) if (1..=10_000).contains(&n) => n,
+        let number: u16 = match digits(move_number) {
+            Some(n) if (1..=10_000).contains(&n) => n,
             _ => {
                 return Err(format!(
                     "move number must be a positive integer, not '{move_number}'"

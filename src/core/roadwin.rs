@@ -17,7 +17,7 @@ impl Position {
     ///
     /// ```
     /// use menhir::core::{Color, Position, Square};
-    /// let pos = Position::from_tps("2,x2/1,2,x/1,x2 1 3").unwrap();
+    /// let pos = Position::from_tps("x3/1,2,x/1,2,x 1 3").unwrap();
     /// let squares: Vec<_> = pos.road_squares(Color::White).collect();
     /// assert_eq!(squares, vec![Square::new(0, 2, 3).unwrap()]);
     /// ```

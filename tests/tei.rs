@@ -600,3 +600,50 @@ fn back_to_back_searches_play_a_whole_game() {
     engine.send(&format!("position startpos moves {}", played.join(" ")));
     assert_eq!(engine.shown(), shows(&pos.to_tps(), 0));
 }
+
+/// On a terminal the engine prints a one-line hint on stderr (never stdout); over pipes it is
+/// silent. The terminal half needs util-linux `script` to provide a pseudo-terminal and is
+/// skipped (with a note) where it is missing.
+#[test]
+fn terminal_hint_goes_to_stderr_only_and_only_on_a_terminal() {
+    let piped = Command::new(env!("CARGO_BIN_EXE_menhir"))
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let output = piped.wait_with_output().unwrap();
+    assert!(output.status.success());
+    assert!(output.stderr.is_empty() && output.stdout.is_empty());
+
+    let dir = std::env::temp_dir().join(format!("menhir-hint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stderr_file = dir.join("stderr.txt");
+    let inner = format!(
+        "{} 2>{}",
+        env!("CARGO_BIN_EXE_menhir"),
+        stderr_file.display()
+    );
+    let script = Command::new("script")
+        .args(["-qec", &inner, "/dev/null"])
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let Ok(mut script) = script else {
+        eprintln!("skipped the terminal half: `script` is not available");
+        return;
+    };
+    thread::sleep(Duration::from_millis(300));
+    script.stdin.as_mut().unwrap().write_all(b"quit\r").unwrap();
+    let output = script.wait_with_output().unwrap();
+    let hint = std::fs::read_to_string(&stderr_file).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(output.status.success());
+    assert_eq!(hint.lines().count(), 1, "{hint:?}");
+    assert!(hint.contains("tei") && hint.contains("--help"), "{hint:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!stdout.contains("--help"), "hint on stdout: {stdout:?}");
+}

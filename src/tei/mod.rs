@@ -88,3 +88,49 @@ impl Iterator for StdinLines {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::channel;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    /// A session fed through a channel: replies are collected in order, and `run` returns at
+    /// the end of input, after the infinite search has written its `bestmove`.
+    #[test]
+    fn session_over_a_channel() {
+        let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+        let sink = Arc::clone(&lines);
+        let (tx, rx) = channel::<String>();
+        let session = std::thread::spawn(move || {
+            run(
+                rx,
+                Arc::new(move |l: &str| sink.lock().unwrap().push(l.into())),
+            );
+        });
+        for line in [
+            "teinewgame size 4 halfkomi 2",
+            "position startpos moves a1",
+            "go",
+        ] {
+            tx.send(line.into()).unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        tx.send("isready".into()).unwrap();
+        tx.send("d".into()).unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        drop(tx);
+        session.join().unwrap();
+        let lines = lines.lock().unwrap();
+        let replies: Vec<&str> = lines
+            .iter()
+            .map(String::as_str)
+            .filter(|l| !l.starts_with("info depth"))
+            .collect();
+        assert_eq!(replies[0], "readyok", "{lines:?}");
+        assert_eq!(replies[1], "info string tps x4/x4/x4/2,x3 2 1 halfkomi 2");
+        assert!(replies[2].starts_with("bestmove "), "{lines:?}");
+        assert_eq!(replies.len(), 3);
+    }
+}

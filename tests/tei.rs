@@ -359,7 +359,7 @@ fn go_depth_nodes_movetime_and_clock_each_give_one_legal_bestmove() {
 }
 
 #[test]
-fn infinite_search_answers_isready_refuses_go_and_stops_promptly() {
+fn infinite_search_answers_isready_and_setoption_refuses_go_and_stops_promptly() {
     for go in ["go infinite", "go"] {
         let mut engine = Engine::start();
         engine.send("teinewgame 5");
@@ -368,7 +368,10 @@ fn infinite_search_answers_isready_refuses_go_and_stops_promptly() {
         engine.send(go);
         thread::sleep(Duration::from_millis(300));
         // Mid-search: isready at once, a second go refused with one error line.
+        // Settings that need the searcher wait for the search instead of blocking the input.
         let asked = Instant::now();
+        engine.send("setoption name Hash value 8");
+        engine.send("setoption name Threads value 2");
         engine.send("isready");
         engine.send("go depth 1");
         engine.send("d");
@@ -408,6 +411,10 @@ fn infinite_search_answers_isready_refuses_go_and_stops_promptly() {
         // One bestmove only, and stop when idle is ignored.
         engine.send("stop");
         assert_eq!(engine.sync(), Vec::<String>::new());
+        // The deferred settings are applied before the next search.
+        engine.send("teinewgame 5");
+        let lines = engine.go("go depth 1", PROMPT);
+        legal_bestmove(&lines, &Position::start(5).unwrap());
     }
 }
 

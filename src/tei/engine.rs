@@ -1,0 +1,228 @@
+//! The engine facade the protocol drives (as Stockfish's `engine.h`): go, stop, new game, option
+//! changes and shutdown over one `Searcher`, with the search on its own thread so input never waits.
+//!
+//! Only one search runs at a time. Settings that need the searcher (Hash, Threads, new game) wait
+//! while a search holds it and are applied before the next one.
+
+use super::info::format_info;
+use crate::core::{Move, MoveList, Position};
+use crate::search::{Limits, Searcher};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// Where protocol lines go: one call per line, without the newline. Must be callable from the
+/// search thread too.
+pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// What the searcher should be configured with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Settings {
+    hash_mb: usize,
+    threads: usize,
+}
+
+/// The searcher, its settings and the running search, if any.
+pub struct Engine {
+    out: Output,
+    /// Created on first need (`isready` or `go`): the table is the one heavy allocation, and the
+    /// PTN Ninja spec asks not to make it before the first `isready`.
+    searcher: Option<Arc<Mutex<Searcher>>>,
+    wanted: Settings,
+    applied: Settings,
+    new_game_pending: bool,
+    stop: Arc<AtomicBool>,
+    /// True from `go` until the search thread has written its `bestmove`. Cleared under the same
+    /// lock as that write, so a GUI that answers `bestmove` with `go` always finds the engine idle.
+    busy: Arc<Mutex<bool>>,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    /// An idle engine writing through `out`.
+    pub fn new(out: Output, hash_mb: usize, threads: usize) -> Engine {
+        let wanted = Settings { hash_mb, threads };
+        Engine {
+            out,
+            searcher: None,
+            wanted,
+            applied: wanted,
+            new_game_pending: false,
+            stop: Arc::new(AtomicBool::new(false)),
+            busy: Arc::new(Mutex::new(false)),
+            worker: None,
+        }
+    }
+
+    /// Whether a search is still running (its `bestmove` not yet written).
+    pub fn is_searching(&self) -> bool {
+        *self.busy.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Makes sure the searcher exists and has every pending setting, if it is idle.
+    pub fn prepare(&mut self) {
+        if self.is_searching() {
+            return;
+        }
+        if let Some(worker) = self.worker.take() {
+            // It has written its `bestmove` and is about to end; a panic in the search was
+            // caught and reported there.
+            let _ = worker.join();
+        }
+        let searcher = match &self.searcher {
+            Some(s) => s,
+            None => {
+                let s = Searcher::new(self.wanted.hash_mb, self.wanted.threads);
+                self.applied = self.wanted;
+                self.new_game_pending = false;
+                self.searcher.insert(Arc::new(Mutex::new(s)))
+            }
+        };
+        let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.applied.hash_mb != self.wanted.hash_mb {
+            searcher.set_hash_mb(self.wanted.hash_mb);
+        }
+        if self.applied.threads != self.wanted.threads {
+            searcher.set_threads(self.wanted.threads);
+        }
+        self.applied = self.wanted;
+        if self.new_game_pending {
+            searcher.new_game();
+            self.new_game_pending = false;
+        }
+    }
+
+    /// Sets the table size; applied now if idle, else before the next search.
+    pub fn set_hash_mb(&mut self, hash_mb: usize) {
+        self.wanted.hash_mb = hash_mb;
+        self.sync_if_built();
+    }
+
+    /// Sets the worker count; applied now if idle, else before the next search.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.wanted.threads = threads;
+        self.sync_if_built();
+    }
+
+    /// Forgets what earlier games taught the searcher; now if idle, else before the next search.
+    pub fn new_game(&mut self) {
+        self.new_game_pending = true;
+        self.sync_if_built();
+    }
+
+    fn sync_if_built(&mut self) {
+        if self.searcher.is_some() {
+            self.prepare();
+        }
+    }
+
+    /// Starts searching `pos` on the search thread. It writes the info lines, a final info line
+    /// and exactly one `bestmove`. An infinite search holds its `bestmove` until `stop`.
+    pub fn go(&mut self, pos: Position, limits: Limits) -> Result<(), String> {
+        if self.is_searching() {
+            return Err("go ignored: a search is already running (send 'stop' first)".into());
+        }
+        self.prepare();
+        let searcher = Arc::clone(self.searcher.as_ref().expect("prepare builds the searcher"));
+        self.stop.store(false, Ordering::SeqCst);
+        let stop = Arc::clone(&self.stop);
+        let out = Arc::clone(&self.out);
+        let busy = Arc::clone(&self.busy);
+        *busy.lock().unwrap_or_else(PoisonError::into_inner) = true;
+        let spawned = thread::Builder::new()
+            .name("menhir-search".into())
+            .spawn(move || search_thread(&searcher, &pos, &limits, &stop, &busy, &*out));
+        match spawned {
+            Ok(worker) => {
+                self.worker = Some(worker);
+                Ok(())
+            }
+            Err(e) => {
+                *self.busy.lock().unwrap_or_else(PoisonError::into_inner) = false;
+                Err(format!("cannot start the search thread: {e}"))
+            }
+        }
+    }
+
+    /// Asks the running search to finish now; nothing happens when idle.
+    pub fn stop(&mut self) {
+        if let Some(worker) = &self.worker {
+            self.stop.store(true, Ordering::SeqCst);
+            worker.thread().unpark();
+        }
+    }
+
+    /// Stops any search and waits up to `grace` for it to write its `bestmove`.
+    pub fn shutdown(&mut self, grace: Duration) {
+        self.stop();
+        let deadline = Instant::now() + grace;
+        while self.is_searching() && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(1));
+        }
+        if self.is_searching() {
+            log::warn!("the search did not stop within {grace:?}; exiting without it");
+        } else if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// The body of the search thread.
+fn search_thread(
+    searcher: &Mutex<Searcher>,
+    pos: &Position,
+    limits: &Limits,
+    stop: &AtomicBool,
+    busy: &Mutex<bool>,
+    out: &dyn Fn(&str),
+) {
+    let mut last_line = String::new();
+    let outcome = {
+        let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+        // A bug in the search must not cost the GUI its `bestmove` (it would wait forever).
+        catch_unwind(AssertUnwindSafe(|| {
+            searcher.search(pos, limits, stop, &mut |info| {
+                let line = format_info(info);
+                out(&line);
+                last_line = line;
+            })
+        }))
+    };
+    // UCI: under `go infinite` the engine answers only after `stop`, even if it is done early.
+    let waited = limits.infinite && !stop.load(Ordering::SeqCst);
+    while limits.infinite && !stop.load(Ordering::SeqCst) {
+        thread::park_timeout(Duration::from_millis(50));
+    }
+    let best = match outcome {
+        Ok(result) => {
+            // The final line repeats the last report only if other lines may have come between.
+            let final_line = format_info(&result.info);
+            if final_line != last_line || waited {
+                out(&final_line);
+            }
+            result.best_move.or_else(|| {
+                log::warn!("the search returned no move; playing the first legal one");
+                first_legal_move(pos)
+            })
+        }
+        Err(_) => {
+            out("info string error: the search failed (internal error, see stderr); playing the first legal move");
+            out("info depth 0 seldepth 0 score cp 0 nodes 0 nps 0 time 0 hashfull 0");
+            first_legal_move(pos)
+        }
+    };
+    let mut busy = busy.lock().unwrap_or_else(PoisonError::into_inner);
+    match best {
+        Some(mv) => out(&format!("bestmove {}", mv.to_ptn())),
+        None => out("bestmove --"),
+    }
+    *busy = false;
+}
+
+fn first_legal_move(pos: &Position) -> Option<Move> {
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    moves.first().copied()
+}

@@ -1,0 +1,163 @@
+//! The options Menhir advertises after `tei` (HalfKomi, Threads, Hash), their `option` lines,
+//! and checking a `setoption` against them. Names compare case-insensitively.
+
+use super::command::{parse_half_komi, HALF_KOMI_RANGE};
+
+/// Transposition-table size limits in MB.
+pub const HASH_MB_RANGE: std::ops::RangeInclusive<usize> = 1..=65536;
+/// Default table size in MB.
+pub const HASH_MB_DEFAULT: usize = 64;
+/// Worker-thread limits.
+pub const THREADS_RANGE: std::ops::RangeInclusive<usize> = 1..=256;
+
+/// The option values the session holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Komi in half flats for the current and later games.
+    pub half_komi: i32,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table in MB.
+    pub hash_mb: usize,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            half_komi: 0,
+            threads: 1,
+            hash_mb: HASH_MB_DEFAULT,
+        }
+    }
+}
+
+/// One accepted `setoption`, with its value checked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OptionChange {
+    /// `HalfKomi`.
+    HalfKomi(i32),
+    /// `Threads`.
+    Threads(usize),
+    /// `Hash` in MB.
+    Hash(usize),
+}
+
+impl Options {
+    /// The `option …` lines printed after `tei`, then the PTN Ninja `size … halfkomi …` line.
+    pub fn advertise() -> Vec<String> {
+        let defaults = Options::default();
+        let mut lines = vec![
+            format!(
+                "option name HalfKomi type spin default {} min {} max {}",
+                defaults.half_komi,
+                HALF_KOMI_RANGE.start(),
+                HALF_KOMI_RANGE.end()
+            ),
+            format!(
+                "option name Threads type spin default {} min {} max {}",
+                defaults.threads,
+                THREADS_RANGE.start(),
+                THREADS_RANGE.end()
+            ),
+            format!(
+                "option name Hash type spin default {} min {} max {}",
+                defaults.hash_mb,
+                HASH_MB_RANGE.start(),
+                HASH_MB_RANGE.end()
+            ),
+        ];
+        let sizes: Vec<String> = (crate::core::MIN_SIZE..=crate::core::MAX_SIZE)
+            .map(|n| n.to_string())
+            .collect();
+        let komis: Vec<String> = HALF_KOMI_RANGE.map(|k| k.to_string()).collect();
+        lines.push(format!(
+            "size {} halfkomi {}",
+            sizes.join(" "),
+            komis.join(" ")
+        ));
+        lines
+    }
+
+    /// Checks `setoption name <name> value <value>`; the caller applies the change.
+    pub fn check(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
+        let canonical = ["HalfKomi", "Threads", "Hash"]
+            .into_iter()
+            .find(|known| known.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                format!("unknown option '{name}' (Menhir has HalfKomi, Threads and Hash)")
+            })?;
+        let Some(value) = value else {
+            return Err(format!(
+                "option {canonical} needs a value: 'setoption name {canonical} value <n>'"
+            ));
+        };
+        match canonical {
+            "HalfKomi" => parse_half_komi(value)
+                .map(OptionChange::HalfKomi)
+                .map_err(|e| format!("option HalfKomi: {e}")),
+            "Threads" => spin(canonical, value, THREADS_RANGE).map(OptionChange::Threads),
+            _ => spin(canonical, value, HASH_MB_RANGE).map(OptionChange::Hash),
+        }
+    }
+
+    /// Records an accepted change.
+    pub fn apply(&mut self, change: OptionChange) {
+        match change {
+            OptionChange::HalfKomi(k) => self.half_komi = k,
+            OptionChange::Threads(n) => self.threads = n,
+            OptionChange::Hash(mb) => self.hash_mb = mb,
+        }
+    }
+}
+
+fn spin(name: &str, value: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
+    let (lo, hi) = (range.start(), range.end());
+    match value.parse::<i64>() {
+        Ok(n) if n >= *lo as i64 && n <= *hi as i64 => Ok(n as usize),
+        Ok(n) => Err(format!("option {name}: {n} is out of range ({lo} to {hi})")),
+        Err(_) => Err(format!("option {name}: '{value}' is not an integer")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_case_insensitive() {
+        assert_eq!(
+            Options::check("halfkomi", Some("4")),
+            Ok(OptionChange::HalfKomi(4))
+        );
+        assert_eq!(
+            Options::check("THREADS", Some("2")),
+            Ok(OptionChange::Threads(2))
+        );
+        assert_eq!(
+            Options::check("hash", Some("16")),
+            Ok(OptionChange::Hash(16))
+        );
+    }
+
+    #[test]
+    fn bad_names_and_values_are_errors() {
+        assert!(Options::check("MultiPV", Some("2")).is_err());
+        assert!(Options::check("HalfKomi", None).is_err());
+        assert!(Options::check("HalfKomi", Some("11")).is_err());
+        assert!(Options::check("HalfKomi", Some("2.5")).is_err());
+        assert!(Options::check("Threads", Some("0")).is_err());
+        assert!(Options::check("Threads", Some("257")).is_err());
+        assert!(Options::check("Hash", Some("-1")).is_err());
+        assert!(Options::check("Hash", Some("lots")).is_err());
+    }
+
+    #[test]
+    fn advertised_lines_end_with_every_size_and_komi() {
+        let lines = Options::advertise();
+        assert_eq!(
+            lines.last().unwrap(),
+            "size 3 4 5 6 7 8 halfkomi -10 -9 -8 -7 -6 -5 -4 -3 -2 -1 0 1 2 3 4 5 6 7 8 9 10"
+        );
+        assert!(lines.contains(&"option name HalfKomi type spin default 0 min -10 max 10".into()));
+    }
+}

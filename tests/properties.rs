@@ -5,7 +5,7 @@
 
 mod reference;
 
-use menhir::core::{Color, GameResult, Move, MoveList, PieceKind, Position};
+use menhir::core::{Color, Direction, GameResult, Move, MoveList, PieceKind, Position};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestCaseResult, TestRunner};
@@ -16,13 +16,15 @@ use std::collections::{HashMap, HashSet};
 /// Longest game played (in plies); most random games end well before.
 const MAX_PLIES: usize = 240;
 
-/// One random game: board size, komi, a bias towards placements (0 = none, 3 = strong) and one
-/// random number per ply that picks the move.
+/// One random game: board size, komi, a bias towards placements (0 = none, 3 = strong), a
+/// tendency to take back one's previous one-square spread (0 = none, 3 = strong; this makes
+/// positions repeat) and one random number per ply that picks the move.
 #[derive(Clone, Debug)]
 struct Game {
     size: usize,
     half_komi: i32,
     placement_bias: u16,
+    shuffle: u16,
     choices: Vec<u16>,
 }
 
@@ -30,14 +32,31 @@ fn games(size: usize) -> impl Strategy<Value = Game> {
     (
         prop_oneof![Just(0), Just(1), Just(4)],
         0u16..4,
+        0u16..4,
         vec(any::<u16>(), 0..MAX_PLIES),
     )
-        .prop_map(move |(half_komi, placement_bias, choices)| Game {
+        .prop_map(move |(half_komi, placement_bias, shuffle, choices)| Game {
             size,
             half_komi,
             placement_bias,
+            shuffle,
             choices,
         })
+}
+
+/// The spread that carries a one-square spread's pieces back, if `mv` is one.
+fn reverse(mv: Move, size: usize) -> Option<Move> {
+    if mv.is_placement() || mv.distance() != 1 {
+        return None;
+    }
+    let dir = mv.direction();
+    let back = match dir {
+        Direction::North => Direction::South,
+        Direction::South => Direction::North,
+        Direction::East => Direction::West,
+        Direction::West => Direction::East,
+    };
+    Move::spread_from_drops(mv.square().step(dir, size)?, back, &[mv.count()])
 }
 
 /// Runs `test` on `cases` random games of each size, from a fixed seed.
@@ -66,6 +85,7 @@ fn walk(
     pos.set_half_komi(game.half_komi);
     let mut moves = MoveList::new();
     let mut last = None;
+    let mut played = Vec::new();
     for ply in 0.. {
         moves.clear();
         pos.generate_moves(&mut moves);
@@ -75,12 +95,16 @@ fn walk(
         }
         let choice = game.choices[ply];
         let placements: Vec<Move> = moves.iter().copied().filter(|m| m.is_placement()).collect();
-        let mv = if choice % 4 < game.placement_bias && !placements.is_empty() {
-            placements[(choice / 4) as usize % placements.len()]
-        } else {
-            moves[(choice / 4) as usize % moves.len()]
+        let take_back = played.len() >= 2 && (choice >> 12) % 4 < game.shuffle;
+        let mv = match take_back.then(|| reverse(played[played.len() - 2], game.size)) {
+            Some(Some(back)) if pos.is_legal(back) => back,
+            _ if choice % 4 < game.placement_bias && !placements.is_empty() => {
+                placements[(choice / 4) as usize % placements.len()]
+            }
+            _ => moves[(choice / 4) as usize % moves.len()],
         };
         pos.do_move(mv);
+        played.push(mv);
         last = Some(mv);
     }
     unreachable!()
@@ -556,4 +580,29 @@ fn board_of(tps: &str) -> Vec<Vec<reference::Cell>> {
                 .collect()
         })
         .collect()
+}
+
+/// (g) `repetitions()` counts the earlier occurrences of the position (board and side to move)
+/// since the last placement, as a plain list of TPS boards counts them.
+#[test]
+fn repetitions_match_a_plain_history() {
+    let repeats = RefCell::new(0);
+    check_games(7, 24, |game| {
+        // Boards (TPS without the move number) since the last placement, oldest first.
+        let mut since_placement: Vec<String> = Vec::new();
+        walk(game, |pos, _, last| {
+            let board = pos.to_tps().rsplit_once(' ').unwrap().0.to_string();
+            if last.is_some_and(|mv| mv.is_placement()) {
+                since_placement.clear();
+            }
+            let want = since_placement.iter().filter(|b| **b == board).count();
+            prop_assert_eq!(pos.repetitions(), want, "{}", pos.to_tps());
+            prop_assert_eq!(pos.is_threefold(), want >= 2);
+            *repeats.borrow_mut() += (want > 0) as u32;
+            since_placement.push(board);
+            Ok(())
+        })
+    });
+    println!("positions seen before: {}", repeats.borrow());
+    assert!(*repeats.borrow() > 0, "no game repeated a position");
 }

@@ -20,9 +20,10 @@ mod info;
 mod options;
 mod session;
 
+pub use command::{parse as parse_command, Command, Start};
 pub use engine::Output;
 pub use info::format_info;
-pub use session::{Flow, Session};
+pub use session::{Flow, Session, Snapshot};
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Arc;

@@ -25,6 +25,29 @@ pub enum Flow {
     Quit,
 }
 
+/// A comparable copy of everything a command can change in a [`Session`]: options, game size
+/// and the position with its repetition history. Tests use it to check that a rejected command
+/// changes nothing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    options: Options,
+    size: usize,
+    position: Position,
+    history: Vec<u64>,
+}
+
+impl Snapshot {
+    /// The current position (the root the next `go` searches).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The current game's board size (what `position startpos` uses).
+    pub fn size(&self) -> usize {
+        self.size
+    }
+}
+
 /// A TEI session.
 pub struct Session {
     out: Output,
@@ -46,6 +69,16 @@ impl Session {
             size: DEFAULT_SIZE,
             position: Position::start(DEFAULT_SIZE).expect("the default size is valid"),
             engine,
+        }
+    }
+
+    /// The session's state, for comparison before and after a command.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            options: self.options.clone(),
+            size: self.size,
+            position: self.position.clone(),
+            history: self.position.history().to_vec(),
         }
     }
 

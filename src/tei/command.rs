@@ -217,11 +217,8 @@ fn parse_go(args: &[&str]) -> Result<Limits, String> {
         let Some(&text) = args.get(i + 1) else {
             return Err(format!("go: '{key}' needs a number"));
         };
-        let number = text
-            .parse::<i64>()
-            .map_err(|_| format!("go: '{key} {text}': '{text}' is not an integer"))?;
-        // Some GUIs send a negative clock when a player is over time: read it as zero.
-        let n = number.max(0) as u64;
+        let n = parse_count(text)
+            .ok_or_else(|| format!("go: '{key} {text}': '{text}' is not an integer"))?;
         let ms = Some(Duration::from_millis(n));
         match key {
             "wtime" => limits.wtime = ms,
@@ -245,6 +242,23 @@ fn parse_go(args: &[&str]) -> Result<Limits, String> {
         limits.infinite = true;
     }
     Ok(limits)
+}
+
+/// A `go` number: an integer of any length, saturated to `u64`. Some GUIs send a negative clock
+/// when a player is over time: it reads as zero.
+fn parse_count(text: &str) -> Option<u64> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(if negative {
+        0
+    } else {
+        digits.parse::<u64>().unwrap_or(u64::MAX)
+    })
 }
 
 #[cfg(test)]

@@ -146,6 +146,23 @@ impl Engine {
         }
     }
 
+    /// Whether the engine is idle, after waiting up to `limit` for a search that was told to
+    /// stop to write its `bestmove`. A search not told to stop is not waited for. This lets a
+    /// GUI send `stop`, `position`, `go` without waiting for `bestmove` in between.
+    pub fn idle_after_stop(&self, limit: Duration) -> bool {
+        if !self.stop.load(Ordering::SeqCst) {
+            return !self.is_searching();
+        }
+        let deadline = Instant::now() + limit;
+        while self.is_searching() {
+            if Instant::now() >= deadline {
+                return false;
+            }
+            thread::sleep(Duration::from_micros(200));
+        }
+        true
+    }
+
     /// Asks the running search to finish now; nothing happens when idle.
     pub fn stop(&mut self) {
         if let Some(worker) = &self.worker {

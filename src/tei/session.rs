@@ -16,6 +16,9 @@ pub const DEFAULT_SIZE: usize = 5;
 /// How long `quit` or end of input waits for a running search to write its `bestmove`.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
+/// How long `go` waits for a search already told to `stop` to finish before refusing.
+const STOP_WAIT: Duration = Duration::from_secs(1);
+
 /// Whether the session goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -201,7 +204,7 @@ impl Session {
     }
 
     fn go(&mut self, limits: Limits) {
-        if self.engine.is_searching() {
+        if !self.engine.idle_after_stop(STOP_WAIT) {
             return self.error("go ignored: a search is already running (send 'stop' first)");
         }
         let over = match self.position.result() {

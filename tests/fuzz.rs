@@ -718,8 +718,8 @@ fn fuzz_session(seed: u64, inputs: usize) -> Tally {
             })) = parse_command(&line)
             {
                 let n = v.parse::<i64>().unwrap_or(0);
-                if (name.eq_ignore_ascii_case("hash") && n > 2)
-                    || (name.eq_ignore_ascii_case("threads") && n > 2)
+                if (name.eq_ignore_ascii_case("hash") || name.eq_ignore_ascii_case("threads"))
+                    && n > 2
                 {
                     continue;
                 }

@@ -239,10 +239,8 @@ fn tokenize(movetext: &str) -> Result<Vec<String>, String> {
     let mut current = String::new();
     let mut chars = movetext.chars();
     while let Some(c) = chars.next() {
-        if c == '{' || c.is_whitespace() || c == '}' {
-            if !current.is_empty() {
-                tokens.push(std::mem::take(&mut current));
-            }
+        if (c == '{' || c.is_whitespace() || c == '}') && !current.is_empty() {
+            tokens.push(std::mem::take(&mut current));
         }
         match c {
             '{' => {
@@ -360,7 +358,7 @@ impl fmt::Display for GameRecord {
             let ply_index = first_ply + i;
             let number = ply_index / 2 + 1;
             // Ply parity gives the side: TPS move numbers count plies from the empty board.
-            let white = ply_index % 2 == 0;
+            let white = ply_index.is_multiple_of(2);
             if white || i == 0 {
                 if !line.is_empty() {
                     writeln!(f, "{line}")?;

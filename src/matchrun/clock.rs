@@ -31,14 +31,18 @@ impl FromStr for TimeControl {
                 .trim()
                 .parse()
                 .map_err(|_| format!("bad time control '{text}': '{part}' is not seconds"))?;
-            if !value.is_finite() || value < 0.0 || value > 1e7 {
-                return Err(format!("bad time control '{text}': '{part}' is out of range"));
+            if !(0.0..=1e7).contains(&value) {
+                return Err(format!(
+                    "bad time control '{text}': '{part}' is out of range"
+                ));
             }
             Ok(Duration::from_secs_f64(value))
         };
         let base = seconds(base)?;
         if base.is_zero() {
-            return Err(format!("bad time control '{text}': the base time must be positive"));
+            return Err(format!(
+                "bad time control '{text}': the base time must be positive"
+            ));
         }
         Ok(TimeControl::Clock {
             base,
@@ -157,9 +161,15 @@ mod tests {
     fn clock_charges_time_and_adds_increment() {
         let mut clock = Clock::new("1+0.1".parse().unwrap());
         let grace = Duration::from_secs(1);
-        assert_eq!(clock.go_command(), "go wtime 1000 btime 1000 winc 100 binc 100");
+        assert_eq!(
+            clock.go_command(),
+            "go wtime 1000 btime 1000 winc 100 binc 100"
+        );
         assert!(clock.charge(Color::White, Duration::from_millis(300), grace));
-        assert_eq!(clock.go_command(), "go wtime 800 btime 1000 winc 100 binc 100");
+        assert_eq!(
+            clock.go_command(),
+            "go wtime 800 btime 1000 winc 100 binc 100"
+        );
         assert!(!clock.charge(Color::Black, Duration::from_millis(1001), grace));
         let mut fixed = Clock::new(TimeControl::MoveTime(Duration::from_millis(50)));
         assert_eq!(fixed.go_command(), "go movetime 50");

@@ -86,7 +86,7 @@ pub enum EngineError {
 impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         match self {
-            EngineError::Timeout(what) => write!(f, "no answer in time ({what})"),
+            EngineError::Timeout(what) => write!(f, "did not answer in time ({what}), killed"),
             EngineError::Crashed(what) => write!(f, "crashed ({what})"),
         }
     }
@@ -168,13 +168,17 @@ impl Process {
     }
 
     /// The next line before `deadline`.
-    fn recv(&mut self, deadline: Instant, waiting_for: &str) -> Result<(Instant, String), EngineError> {
+    fn recv(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &str,
+    ) -> Result<(Instant, String), EngineError> {
         let timeout = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(timeout) {
             Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout(format!(
-                "waiting for {waiting_for}"
-            ))),
+            Err(RecvTimeoutError::Timeout) => {
+                Err(EngineError::Timeout(format!("waiting for {waiting_for}")))
+            }
             Err(RecvTimeoutError::Disconnected) => {
                 // The exit status, when already known, says more than "end of output".
                 let status = match self.child.try_wait() {
@@ -285,7 +289,9 @@ impl Engine {
         for (name, value) in &self.spec.options {
             process.send(&format!("setoption name {name} value {value}"))?;
         }
-        let knows_komi = advertised.iter().any(|n| n.eq_ignore_ascii_case("HalfKomi"));
+        let knows_komi = advertised
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case("HalfKomi"));
         if self.half_komi != 0 || knows_komi {
             process.send(&format!("setoption name HalfKomi value {}", self.half_komi))?;
         }
@@ -392,7 +398,12 @@ mod tests {
         assert_eq!(spec.options, [("Hash".to_string(), "64".to_string())]);
         let bare: EngineSpec = "cmd=/usr/bin/tiltak".parse().unwrap();
         assert_eq!(bare.name, "tiltak");
-        for bad in ["name=x", "cmd=a,foo=1", "cmd=a,option.HalfKomi=4", "cmd=a,oops"] {
+        for bad in [
+            "name=x",
+            "cmd=a,foo=1",
+            "cmd=a,option.HalfKomi=4",
+            "cmd=a,oops",
+        ] {
             assert!(bad.parse::<EngineSpec>().is_err(), "{bad}");
         }
     }

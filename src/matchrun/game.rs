@@ -112,7 +112,11 @@ pub struct GameOutcome {
 }
 
 /// Plays one game; `engines` are White's and Black's. `opening` must be an unfinished game.
-pub fn play_game(mut engines: [&mut Engine; 2], opening: &Opening, settings: &GameSettings) -> GameOutcome {
+pub fn play_game(
+    engines: [&mut Engine; 2],
+    opening: &Opening,
+    settings: &GameSettings,
+) -> GameOutcome {
     let size = settings.size;
     let mut pos = opening
         .root(size, settings.half_komi)
@@ -210,7 +214,13 @@ impl Game {
         self.plies.push(RecordedPly { mv, comment });
     }
 
-    fn finish(self, pos: &Position, result: GameResult, termination: Termination, detail: String) -> GameOutcome {
+    fn finish(
+        self,
+        pos: &Position,
+        result: GameResult,
+        termination: Termination,
+        detail: String,
+    ) -> GameOutcome {
         let points = match result.winner() {
             Some(winner) => {
                 (pos.size() * pos.size()) as u32 + pos.stones(winner) + pos.capstones(winner)
@@ -226,7 +236,13 @@ impl Game {
         }
     }
 
-    fn forfeit(self, pos: &Position, loser: Color, termination: Termination, detail: String) -> GameOutcome {
+    fn forfeit(
+        self,
+        pos: &Position,
+        loser: Color,
+        termination: Termination,
+        detail: String,
+    ) -> GameOutcome {
         log::info!("{detail}");
         self.finish(pos, GameResult::Other(!loser), termination, detail)
     }

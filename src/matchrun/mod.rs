@@ -95,7 +95,10 @@ fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
     }
     let half_komi = args.komi * 2.0;
     if half_komi.fract() != 0.0 || half_komi.abs() > 20.0 {
-        return Err(format!("--komi {} is not a multiple of 0.5 within -10..10", args.komi));
+        return Err(format!(
+            "--komi {} is not a multiple of 0.5 within -10..10",
+            args.komi
+        ));
     }
     if args.games == 0 || args.concurrency == 0 || args.max_plies == 0 {
         return Err("--games, --concurrency and --max-plies must be at least 1".into());
@@ -155,9 +158,9 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         args.concurrency
     );
     let mut ptn = match &args.ptn {
-        Some(path) => Some(
-            File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?,
-        ),
+        Some(path) => {
+            Some(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?)
+        }
         None => None,
     };
     // Start every process before the first game, so a wrong command fails the match at once.
@@ -195,7 +198,14 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
                 [&mut second[0], &mut first[0]]
             };
             let outcome = play_game(engines, opening, &settings);
-            if sender.send(Finished { index, white, outcome }).is_err() {
+            if sender
+                .send(Finished {
+                    index,
+                    white,
+                    outcome,
+                })
+                .is_err()
+            {
                 break;
             }
         }));
@@ -204,7 +214,11 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     let names = [args.engines[0].name.clone(), args.engines[1].name.clone()];
     let mut tally = Tally::new(names.clone());
     for finished in receiver {
-        let Finished { index, white, outcome } = finished;
+        let Finished {
+            index,
+            white,
+            outcome,
+        } = finished;
         tally.add(white, &outcome);
         if !outcome.detail.is_empty() {
             eprintln!("game {}: {}", index + 1, outcome.detail);
@@ -223,8 +237,13 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         }
         eprintln!("{}", tally.progress_line(args.games));
         if let Some(sprt) = &args.sprt {
-            if sprt.verdict(&tally.score()) != SprtVerdict::Continue && !stop.swap(true, Ordering::SeqCst) {
-                eprintln!("SPRT decided after {} games; finishing the games in progress", tally.games());
+            if sprt.verdict(&tally.score()) != SprtVerdict::Continue
+                && !stop.swap(true, Ordering::SeqCst)
+            {
+                eprintln!(
+                    "SPRT decided after {} games; finishing the games in progress",
+                    tally.games()
+                );
             }
         }
     }

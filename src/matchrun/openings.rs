@@ -62,7 +62,8 @@ pub fn parse_openings(text: &str, size: usize, half_komi: i32) -> Result<Vec<Ope
                 moves: Vec::new(),
             }
         } else {
-            let record = GameRecord::parse(&format!("[Size \"{size}\"]\n{line}\n")).map_err(fail)?;
+            let record =
+                GameRecord::parse(&format!("[Size \"{size}\"]\n{line}\n")).map_err(fail)?;
             Opening {
                 root_tps: None,
                 moves: record.plies.iter().map(|p| p.mv).collect(),
@@ -81,7 +82,13 @@ pub fn parse_openings(text: &str, size: usize, half_komi: i32) -> Result<Vec<Ope
 }
 
 /// `count` openings of `plies` random legal plies each, from `seed`; none ends the game.
-pub fn random_openings(size: usize, half_komi: i32, plies: usize, count: usize, seed: u64) -> Vec<Opening> {
+pub fn random_openings(
+    size: usize,
+    half_komi: i32,
+    plies: usize,
+    count: usize,
+    seed: u64,
+) -> Vec<Opening> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut moves = MoveList::new();
     let mut openings = Vec::with_capacity(count);
@@ -119,7 +126,10 @@ mod tests {
         assert_eq!(openings[0].root_tps, None);
         let names: Vec<String> = openings[0].moves.iter().map(|m| m.to_ptn()).collect();
         assert_eq!(names, ["a1", "e5", "c3"]);
-        assert_eq!(openings[1].root_tps.as_deref(), Some("x5/x5/x2,1,x2/x5/x5 2 2"));
+        assert_eq!(
+            openings[1].root_tps.as_deref(),
+            Some("x5/x5/x2,1,x2/x5/x5 2 2")
+        );
     }
 
     #[test]

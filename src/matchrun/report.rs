@@ -22,7 +22,10 @@ pub struct Tally {
 }
 
 fn kind_index(t: Termination) -> usize {
-    Termination::ALL.iter().position(|&k| k == t).expect("listed")
+    Termination::ALL
+        .iter()
+        .position(|&k| k == t)
+        .expect("listed")
 }
 
 impl Tally {
@@ -105,7 +108,11 @@ impl Tally {
         for e in 0..2 {
             let [w, d, l] = self.wdl(e);
             let points = f64::from(w) + f64::from(d) / 2.0;
-            let pct = if games == 0 { 50.0 } else { 100.0 * points / f64::from(games) };
+            let pct = if games == 0 {
+                50.0
+            } else {
+                100.0 * points / f64::from(games)
+            };
             let _ = writeln!(
                 out,
                 "{}: W {w} D {d} L {l}, score {points:.1}/{games} ({pct:.1}%)",
@@ -151,7 +158,10 @@ impl Tally {
             .map(|&t| format!("{} {}", t.label(), count(t)))
             .collect();
         let _ = write!(out, "{})", draw_parts.join(", "));
-        for t in Termination::ALL.into_iter().filter(|t| !t.is_normal() && !t.is_draw()) {
+        for t in Termination::ALL
+            .into_iter()
+            .filter(|t| !t.is_normal() && !t.is_draw())
+        {
             let by: Vec<String> = (0..2)
                 .filter(|&e| self.faults[e][kind_index(t)] > 0)
                 .map(|e| format!("{} {}", self.names[e], self.faults[e][kind_index(t)]))
@@ -227,21 +237,46 @@ mod tests {
     fn counts_by_engine_colour_termination_and_points() {
         let mut tally = Tally::new(["a".into(), "b".into()]);
         // a (White) wins by road with 30 points.
-        tally.add(0, &outcome(GameResult::Road(Color::White), Termination::Road, 30));
+        tally.add(
+            0,
+            &outcome(GameResult::Road(Color::White), Termination::Road, 30),
+        );
         // b (White) loses on time: a (Black) wins, b is the offender.
-        tally.add(1, &outcome(GameResult::Other(Color::Black), Termination::Time, 40));
+        tally.add(
+            1,
+            &outcome(GameResult::Other(Color::Black), Termination::Time, 40),
+        );
         // a draw by repetition, b White.
-        tally.add(1, &outcome(GameResult::Draw, Termination::DrawRepetition, 0));
-        assert_eq!(tally.score(), Score { wins: 2, draws: 1, losses: 0 });
+        tally.add(
+            1,
+            &outcome(GameResult::Draw, Termination::DrawRepetition, 0),
+        );
+        assert_eq!(
+            tally.score(),
+            Score {
+                wins: 2,
+                draws: 1,
+                losses: 0
+            }
+        );
         assert_eq!(tally.by_colour[0], [[1, 0, 0], [1, 1, 0]]);
         assert_eq!(tally.by_colour[1], [[0, 1, 1], [0, 0, 1]]);
         assert_eq!(tally.points, [70, 0]);
         let text = tally.summary(None);
-        assert!(text.contains("a: W 2 D 1 L 0, score 2.5/3 (83.3%)"), "{text}");
+        assert!(
+            text.contains("a: W 2 D 1 L 0, score 2.5/3 (83.3%)"),
+            "{text}"
+        );
         assert!(text.contains("  as black: W 1 D 1 L 0"), "{text}");
-        assert!(text.contains("draw 1 (flat tie 0, repetition 1, ply cap 0)"), "{text}");
+        assert!(
+            text.contains("draw 1 (flat tie 0, repetition 1, ply cap 0)"),
+            "{text}"
+        );
         assert!(text.contains("time 1 (by b 1)"), "{text}");
         assert!(text.contains("Points (rule book): a 70, b 0"), "{text}");
-        assert_eq!(tally.progress_line(10), "[3/10] a vs b: +2 =1 -0, score 2.5/3 (83.3%)");
+        assert_eq!(
+            tally.progress_line(10),
+            "[3/10] a vs b: +2 =1 -0, score 2.5/3 (83.3%)"
+        );
     }
 }

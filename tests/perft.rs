@@ -82,8 +82,10 @@ perft_tests! {
     v_6x6: tps("x6/x4,1S,x/x2,21111S,1C,22122C,x/x6/x6/x6 2 11"), [1, 95, 11_683, 1_035_124, 111_863_932], quick 3;
     w_7x7: tps("x7/1C,1112S,x,112211C,2S,2C,1S/x7/x3,222C,x3/x3,2S,x3/x3,1S,x3/x7 1 10"), [1, 112, 14_248, 1_693_182, 207_813_633], quick 3;
     x_8x8: tps("x,1S,1C,1S,x4/1,11,11111C,2S,2C,2S,2S,2S/x8/x8/x2,2C,x5/x2,1S,x5/x2,1S,x5/x2,1S,x5 1 14"), [1, 148, 16_516, 2_446_613, 272_421_987], quick 3;
-    carry_5x5: tps("x,x,x,x,x/x,x,x,x,x/x,x,121212C,x,x/1,x,x,x,x/1,x,x,x,x 2 7"), [1, 0, 0, 0, 40_359_469, 2_678_856_441], quick 0;
-    suicide_5x5: tps("x,x,2,x,2/x,12,x,12,x/212,x,x,2121C,x/x,1,112221,1,1/x,x,x,x,x 2 21"), [1, 0, 0, 0, 100_652_007], quick 0;
+    // Row B's position as a TPS; depths 4 and 5 from issue 2 (an independent engine).
+    carry_5x5: tps("x,x,x,x,x/x,x,x,x,x/x,x,121212C,x,x/1,x,x,x,x/1,x,x,x,x 2 7"), [1, 104, 7_743, 592_645, 40_359_469, 2_678_856_441], quick 3;
+    // Row C's position as a TPS; depth 4 from issue 2.
+    suicide_5x5: tps("x,x,2,x,2/x,12,x,12,x/212,x,x,2121C,x/x,1,112221,1,1/x,x,x,x,x 2 21"), [1, 85, 11_204, 956_736, 100_652_007], quick 3;
 }
 
 /// Depth 1 move counts (published.md 5.4).

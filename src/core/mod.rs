@@ -11,6 +11,7 @@ mod perft;
 mod piece;
 mod position;
 mod ptn;
+mod roadwin;
 mod rules;
 mod square;
 mod stack;

@@ -84,16 +84,16 @@ static RAYS: [[u64; 64]; 4] = build_rays();
 
 /// The free run from a square in one direction.
 #[derive(Clone, Copy)]
-struct Reach {
+pub(super) struct Reach {
     /// Free squares before the edge or a blocker.
-    distance: usize,
+    pub(super) distance: usize,
     /// Whether the run ends on a wall (which a lone capstone may flatten).
-    wall_after: bool,
+    pub(super) wall_after: bool,
 }
 
 impl Position {
     #[inline]
-    fn reach(&self, sq: Square, dir: Direction) -> Reach {
+    pub(super) fn reach(&self, sq: Square, dir: Direction) -> Reach {
         let ray = RAYS[dir as usize][sq.index()] & self.board.0;
         let blockers = ray & (self.walls.0 | self.caps.0);
         if blockers == 0 {
@@ -143,21 +143,25 @@ impl Position {
                 moves.push(Move::place(sq, PieceKind::Cap));
             }
         }
-        let size = self.size();
         for sq in self.tops(me) {
-            let carry = self.stacks[sq.index()].len().min(size);
-            let is_cap = self.caps.contains(sq);
             for dir in Direction::ALL {
-                let reach = self.reach(sq, dir);
-                let masks = &TABLES.masks[carry - 1];
-                let fitting = TABLES.prefix[carry - 1][reach.distance.min(8)] as usize;
-                for &mask in &masks[..fitting] {
-                    moves.push(Move::spread(sq, dir, mask));
-                }
-                if is_cap && reach.wall_after {
-                    self.push_smashes(sq, dir, carry, reach.distance, moves);
-                }
+                self.push_spreads(sq, dir, moves);
             }
+        }
+    }
+
+    /// Appends the legal spreads from `sq` (which the mover controls) towards `dir`.
+    #[inline]
+    pub(super) fn push_spreads(&self, sq: Square, dir: Direction, moves: &mut MoveList) {
+        let carry = self.stacks[sq.index()].len().min(self.size());
+        let reach = self.reach(sq, dir);
+        let masks = &TABLES.masks[carry - 1];
+        let fitting = TABLES.prefix[carry - 1][reach.distance] as usize;
+        for &mask in &masks[..fitting] {
+            moves.push(Move::spread(sq, dir, mask));
+        }
+        if reach.wall_after && self.caps.contains(sq) {
+            self.push_smashes(sq, dir, carry, reach.distance, moves);
         }
     }
 

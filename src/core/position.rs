@@ -9,7 +9,7 @@ use super::moves::Move;
 use super::piece::{Color, PieceKind};
 use super::square::{Square, MAX_SIZE, MIN_SIZE};
 use super::stack::Stack;
-use super::zobrist::{side_key, square_key, SIDE_KEY};
+use super::zobrist::{placement_key, side_key, square_key, SIDE_KEY};
 
 /// Stones and capstones each player starts with, by board size (rules.md).
 pub const fn starting_reserves(size: usize) -> (u8, u8) {
@@ -256,13 +256,21 @@ impl Position {
         self.reversible_plies = 0;
     }
 
+    /// Makes the top bitboards of `sq` describe `stack` topped by `kind`.
+    ///
+    /// Each bitboard is updated on its own: clearing both colours in one go lets the compiler
+    /// merge the two into a 16-byte access, which stalls on the 8-byte stores just made.
     #[inline]
     fn set_top(&mut self, sq: Square, stack: Stack, kind: PieceKind) {
         let bit = Bitboard::from_square(sq);
-        self.tops[0] &= !bit;
-        self.tops[1] &= !bit;
-        self.walls &= !bit;
-        self.caps &= !bit;
+        let old_color = self.tops[1].contains(sq) as usize;
+        self.tops[old_color] &= !bit;
+        if self.walls.contains(sq) {
+            self.walls &= !bit;
+        }
+        if self.caps.contains(sq) {
+            self.caps &= !bit;
+        }
         if let Some(color) = stack.top() {
             self.tops[color.index()] |= bit;
             match kind {
@@ -290,7 +298,7 @@ impl Position {
     }
 
     /// Plays `mv`, which must be legal here, and returns what `undo_move` needs.
-    #[inline]
+    #[inline(always)]
     pub fn do_move(&mut self, mv: Move) -> Undo {
         let mut undo = Undo {
             hash: self.hash,
@@ -334,11 +342,11 @@ impl Position {
             PieceKind::Wall => self.walls |= bit,
             PieceKind::Cap => self.caps |= bit,
         }
-        self.hash ^= square_key(sq, stack, kind);
+        self.hash ^= placement_key(sq, color, kind);
     }
 
     /// Returns whether a wall was flattened.
-    #[inline]
+    #[inline(never)]
     fn do_spread(&mut self, mv: Move) -> bool {
         let mut sq = mv.square();
         let dir = mv.direction();
@@ -377,7 +385,7 @@ impl Position {
     }
 
     /// Takes back `mv`, the last move played, with the token `do_move` returned.
-    #[inline]
+    #[inline(always)]
     pub fn undo_move(&mut self, mv: Move, undo: Undo) {
         self.to_move = !self.to_move;
         self.ply -= 1;
@@ -385,12 +393,16 @@ impl Position {
         if mv.is_placement() {
             let sq = mv.square();
             let color = self.stacks[sq.index()].top().expect("placed piece");
-            match self.top_kind(sq) {
-                PieceKind::Cap => self.capstones[color.index()] += 1,
-                _ => self.stones[color.index()] += 1,
+            let bit = Bitboard::from_square(sq);
+            if self.caps.contains(sq) {
+                self.capstones[color.index()] += 1;
+                self.caps &= !bit;
+            } else {
+                self.stones[color.index()] += 1;
+                self.walls &= !bit;
             }
+            self.tops[color.index()] &= !bit;
             self.stacks[sq.index()] = Stack::EMPTY;
-            self.set_top(sq, Stack::EMPTY, PieceKind::Flat);
         } else {
             self.undo_spread(mv, undo.smashed);
         }
@@ -398,7 +410,7 @@ impl Position {
         self.reversible_plies = undo.reversible_plies;
     }
 
-    #[inline]
+    #[inline(never)]
     fn undo_spread(&mut self, mv: Move, smashed: bool) {
         let origin = mv.square();
         let dir = mv.direction();

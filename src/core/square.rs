@@ -26,11 +26,8 @@ impl Square {
         (file < size && rank < size).then(|| Square((rank * 8 + file) as u8))
     }
 
-    /// Builds a square from its raw index without checking it.
-    ///
-    /// # Safety
-    /// Not memory-unsafe, but `index` must be below 64 and on the board in use,
-    /// or later board lookups will be wrong.
+    /// Builds a square from its raw index without checking it: for hot paths that derive the
+    /// index from a bitboard. An index off the board in use gives wrong lookups, not UB.
     #[inline]
     pub const fn from_index_unchecked(index: u8) -> Square {
         Square(index)

@@ -100,7 +100,7 @@ impl Position {
             _ => return Err(format!("player to move must be 1 or 2, not '{player}'")),
         };
         let number: u16 = match move_number.parse() {
-            Ok(n) if n >= 1 && n <= 10_000 => n,
+            Ok(n) if (1..=10_000).contains(&n) => n,
             _ => {
                 return Err(format!(
                     "move number must be a positive integer, not '{move_number}'"

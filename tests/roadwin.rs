@@ -1,0 +1,60 @@
+//! `Position::road_win` and `road_squares` agree with trying every move, over random games.
+
+use menhir::core::{MoveList, Position};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+#[test]
+fn road_win_matches_brute_force() {
+    let mut rng = StdRng::seed_from_u64(0x5EED_0001);
+    let mut moves = MoveList::new();
+    let mut scratch = MoveList::new();
+    let mut positions = 0;
+    let mut wins = 0;
+    for game in 0..600 {
+        let size = 3 + game % 6;
+        let mut pos = Position::start(size).unwrap();
+        while pos.result().is_none() && pos.ply() < 200 {
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            let me = pos.to_move();
+            let winning: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    let undo = pos.do_move(mv);
+                    let road = pos.has_road(me);
+                    pos.undo_move(mv, undo);
+                    road
+                })
+                .collect();
+            let found = pos.road_win(&mut scratch);
+            assert_eq!(found.is_some(), !winning.is_empty(), "{}", pos.to_tps());
+            if let Some(mv) = found {
+                assert!(winning.contains(&mv), "{} {}", pos.to_tps(), mv.to_ptn());
+                wins += 1;
+            }
+            // Placement squares: exactly the empty squares where a flat would make a road.
+            let by_placement: Vec<_> = winning
+                .iter()
+                .filter(|m| m.is_placement())
+                .map(|m| m.square())
+                .collect();
+            for sq in pos.road_squares(me) {
+                if !pos.is_opening() && pos.stones(me) + pos.capstones(me) > 0 {
+                    assert!(by_placement.contains(&sq), "{} {sq}", pos.to_tps());
+                }
+            }
+            for sq in by_placement {
+                assert!(pos.road_squares(me).contains(sq));
+            }
+            positions += 1;
+            let mv = moves[rng.random_range(0..moves.len())];
+            pos.do_move(mv);
+        }
+    }
+    assert!(
+        positions > 10_000 && wins > 500,
+        "{positions} positions, {wins} wins"
+    );
+}

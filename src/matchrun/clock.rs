@@ -122,6 +122,15 @@ impl Clock {
         }
     }
 
+    /// When a silent engine is killed: its time for this move plus the grace period (with a
+    /// fixed move time, the loss-on-time threshold already includes the grace).
+    pub fn kill_after(&self, side: Color, grace: Duration) -> Duration {
+        match self.control {
+            TimeControl::Clock { .. } => self.remaining[side.index()] + grace,
+            TimeControl::MoveTime(_) => self.allowed(side, grace),
+        }
+    }
+
     /// Charges `used` to `side`; returns false if that exceeded its time (a loss on time).
     /// Otherwise adds the increment.
     pub fn charge(&mut self, side: Color, used: Duration, grace: Duration) -> bool {
@@ -173,6 +182,10 @@ mod tests {
         assert!(!clock.charge(Color::Black, Duration::from_millis(1001), grace));
         let mut fixed = Clock::new(TimeControl::MoveTime(Duration::from_millis(50)));
         assert_eq!(fixed.go_command(), "go movetime 50");
+        assert_eq!(
+            fixed.kill_after(Color::White, grace),
+            Duration::from_millis(1050)
+        );
         assert!(fixed.charge(Color::White, Duration::from_millis(900), grace));
         assert!(!fixed.charge(Color::White, Duration::from_millis(1100), grace));
     }

@@ -162,7 +162,7 @@ pub fn play_game(
         let side = pos.to_move();
         let name = &names[side.index()];
         let position = format!("{root_command}{}", game.moves_text);
-        let limit = clock.allowed(side, settings.grace) + settings.grace;
+        let limit = clock.kill_after(side, settings.grace);
         let reply = match engines[side.index()].go(&position, &clock.go_command(), limit) {
             Ok(reply) => reply,
             Err(e) => {

@@ -9,7 +9,7 @@ set -euo pipefail
 
 repo=$(git rev-parse --show-toplevel)
 cd "$repo"
-base=${BASE:-$(git rev-parse --verify --quiet main || git rev-parse HEAD)}
+base=${BASE:-$(git rev-parse --verify --quiet main || git rev-parse --verify --quiet origin/main || git rev-parse HEAD)}
 base_sha=$(git rev-parse --verify "$base^{commit}")
 work=${WORK:-$repo/target/selfplay}
 mkdir -p "$work"

@@ -6,13 +6,13 @@
 #   scripts/selfplay.sh                       # working tree vs main, 6x6, 10+0.1, 100 games
 #   BASE=HEAD~3 scripts/selfplay.sh --games 400 --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05
 #
-# Environment: BASE (git revision, default: main's last commit, else HEAD), WORK (build folder,
+# Environment: BASE (git revision, default: main, else origin/main, else HEAD), WORK (build folder,
 # default: target/selfplay).
 set -euo pipefail
 
 repo=$(git rev-parse --show-toplevel)
 cd "$repo"
-base=${BASE:-$(git rev-parse --verify --quiet main || git rev-parse HEAD)}
+base=${BASE:-$(git rev-parse --verify --quiet main || git rev-parse --verify --quiet origin/main || git rev-parse HEAD)}
 base_sha=$(git rev-parse --verify "$base^{commit}")
 work=${WORK:-$repo/target/selfplay}
 mkdir -p "$work"

@@ -36,9 +36,29 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Each game runs two engines; one game per two cores keeps them from stealing time.
 concurrency=$(( jobs / 2 > 0 ? jobs / 2 : 1 ))
 
+# Defaults for the flags the caller did not give (clap rejects a repeated flag).
+defaults=()
+default() {
+    local flag=$1
+    shift
+    for arg in "${user_args[@]}"; do
+        case "$arg" in "$flag" | "$flag="*) return ;; esac
+    done
+    defaults+=("$flag" "$@")
+}
+user_args=("$@")
+default --size 6
+default --tc 10+0.1
+default --games 100
+default --concurrency "$concurrency"
+default --ptn "$work/selfplay.ptn"
+# Random openings make the games differ; --openings replaces them.
+for arg in "$@"; do
+    case "$arg" in --openings | --openings=*) user_args+=(--random-plies) ;; esac
+done
+default --random-plies 2
+
 exec "$new_bin" match \
     --engine "name=new,cmd=$new_bin" \
     --engine "name=base-${base_sha:0:7},cmd=$base_bin" \
-    --size 6 --tc 10+0.1 --games 100 --random-plies 2 \
-    --concurrency "$concurrency" --ptn "$work/selfplay.ptn" \
-    "$@"
+    "${defaults[@]}" "$@"

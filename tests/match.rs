@@ -162,10 +162,7 @@ fn count_after(text: &str, label: &str) -> u32 {
         .unwrap()
 }
 
-// Needs Menhir's TEI front end (src/tei, developed on its own branch): until it is merged
-// `menhir` answers no handshake. Run with `cargo test --test match -- --ignored`.
 #[test]
-#[ignore = "needs the TEI front end"]
 fn two_menhir_processes_play_a_match() {
     let new = format!("name=new,cmd={MENHIR},option.Hash=8");
     let base = format!("name=base,cmd={MENHIR}");

@@ -329,6 +329,28 @@ fn ptn_more_pieces_than_the_stack() {
     assert!(pos.parse_move("2c3+").is_ok());
 }
 
+/// Each kind of illegality is named in the message.
+#[test]
+fn illegal_moves_say_why() {
+    for (tps_text, text, reason) in [
+        ("x4,1/x5/x5/x5/2,x4 1 2", "a1", "a1 is occupied"),
+        ("x5/x5/x5/x5/x5 1 1", "Sa1", "places a flat"),
+        ("x4,2/x5/x5/x5/x5 2 1", "e5<", "is a placement"),
+        ("2,x4/x5/x2,1C,x2/x5/x4,1 1 3", "Cb2", "no capstone left"),
+        ("x5/x5/x2,21,x2/x5/2,x3,1 2 5", "c3+", "not the mover's"),
+        ("x5/x5/x2,21,x2/x5/2,x3,1 2 5", "b2+", "b2 is empty"),
+        (
+            "x5/x5/x2,21,x2/x5/1,x3,2 1 5",
+            "3c3+",
+            "has 2 pieces, fewer than 3",
+        ),
+        ("x5/x5/x2,121C,2S,x/x5/x5 1 10", "2c3>", "arriving alone"),
+    ] {
+        let error = tps(tps_text).parse_move(text).unwrap_err();
+        assert!(error.contains(reason), "{text} in {tps_text}: {error}");
+    }
+}
+
 #[test]
 fn ptn_after_the_game_is_over() {
     let pos = tps("1,1,1/x3/2,2,x 2 3");

@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 mod bitboard;
+mod game;
 mod movegen;
 mod moves;
 mod perft;
@@ -18,6 +19,7 @@ mod tps;
 mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use game::{GameRecord, RecordResult, RecordedPly};
 pub use moves::{Move, MoveList};
 pub use perft::{Perft, PerftMode};
 pub use piece::{Color, PieceKind};

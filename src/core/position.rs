@@ -28,7 +28,9 @@ pub const fn starting_reserves(size: usize) -> (u8, u8) {
 pub struct Undo {
     hash: u64,
     reversible_plies: u16,
-    smashed: bool,
+    /// A spread: whether it flattened a wall. A placement: whether the piece was Black's.
+    /// Undoing a placement then needs no load from the board to know what to clear.
+    flag: bool,
 }
 
 /// A Tak position of any size from 3 to 8.
@@ -303,14 +305,14 @@ impl Position {
         let mut undo = Undo {
             hash: self.hash,
             reversible_plies: self.reversible_plies,
-            smashed: false,
+            flag: false,
         };
         self.history.push(self.hash);
         if mv.is_placement() {
-            self.do_placement(mv);
+            undo.flag = self.do_placement(mv) == Color::Black;
             self.reversible_plies = 0;
         } else {
-            undo.smashed = self.do_spread(mv);
+            undo.flag = self.do_spread(mv);
             self.reversible_plies += 1;
         }
         self.to_move = !self.to_move;
@@ -319,8 +321,9 @@ impl Position {
         undo
     }
 
+    /// Returns the colour of the piece placed.
     #[inline]
-    fn do_placement(&mut self, mv: Move) {
+    fn do_placement(&mut self, mv: Move) -> Color {
         let sq = mv.square();
         let kind = mv.kind();
         let color = if self.is_opening() {
@@ -343,6 +346,7 @@ impl Position {
             PieceKind::Cap => self.caps |= bit,
         }
         self.hash ^= placement_key(sq, color, kind);
+        color
     }
 
     /// Returns whether a wall was flattened.
@@ -392,19 +396,27 @@ impl Position {
         self.history.pop();
         if mv.is_placement() {
             let sq = mv.square();
-            let color = self.stacks[sq.index()].top().expect("placed piece");
-            let bit = Bitboard::from_square(sq);
-            if self.caps.contains(sq) {
-                self.capstones[color.index()] += 1;
-                self.caps &= !bit;
+            let color = if undo.flag {
+                Color::Black
             } else {
-                self.stones[color.index()] += 1;
-                self.walls &= !bit;
+                Color::White
+            };
+            let bit = Bitboard::from_square(sq);
+            match mv.kind() {
+                PieceKind::Cap => {
+                    self.capstones[color.index()] += 1;
+                    self.caps &= !bit;
+                }
+                PieceKind::Wall => {
+                    self.stones[color.index()] += 1;
+                    self.walls &= !bit;
+                }
+                PieceKind::Flat => self.stones[color.index()] += 1,
             }
             self.tops[color.index()] &= !bit;
             self.stacks[sq.index()] = Stack::EMPTY;
         } else {
-            self.undo_spread(mv, undo.smashed);
+            self.undo_spread(mv, undo.flag);
         }
         self.hash = undo.hash;
         self.reversible_plies = undo.reversible_plies;

@@ -140,7 +140,45 @@ impl Position {
         if self.is_legal(mv) {
             Ok(mv)
         } else {
-            Err(format!("'{text}' is not legal in this position"))
+            Err(format!(
+                "'{text}' is not legal here: {}",
+                self.why_illegal(mv)
+            ))
         }
+    }
+
+    /// Why a syntactically valid move on this board is illegal here (for error messages).
+    fn why_illegal(&self, mv: Move) -> String {
+        let sq = mv.square();
+        let me = self.to_move();
+        if mv.is_placement() {
+            return if !self.stack(sq).is_empty() {
+                format!("{sq} is occupied")
+            } else if self.is_opening() {
+                "the first move of each player places a flat".into()
+            } else if mv.kind() == PieceKind::Cap {
+                "no capstone left to place".into()
+            } else {
+                "no stone left to place".into()
+            };
+        }
+        if self.is_opening() {
+            return "the first move of each player is a placement".into();
+        }
+        let Some(owner) = self.stack(sq).top() else {
+            return format!("{sq} is empty");
+        };
+        if owner != me {
+            return format!("the stack on {sq} is not the mover's");
+        }
+        if mv.count() as usize > self.stack(sq).len() {
+            return format!(
+                "the stack on {sq} has {} pieces, fewer than {}",
+                self.stack(sq).len(),
+                mv.count()
+            );
+        }
+        "the spread is blocked by a wall or capstone (only a capstone arriving alone flattens a wall)"
+            .into()
     }
 }

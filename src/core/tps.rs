@@ -81,7 +81,7 @@ impl Position {
                     let n = if run.is_empty() {
                         1
                     } else {
-                        match digits(run) {
+                        match digits(run).filter(|_| run.len() == 1) {
                             Some(n) if (1..=MAX_SIZE).contains(&n) => n,
                             _ => return Err(format!("'{cell}' is not a run of empty squares")),
                         }
@@ -99,7 +99,10 @@ impl Position {
                 file += 1;
             }
             if file != size {
-                return Err(format!("row {} has {file} squares, expected {size}", i + 1));
+                return Err(format!(
+                    "row {} has {file} squares, but the board has {size} rows",
+                    i + 1
+                ));
             }
         }
         let to_move = match player {
@@ -137,7 +140,7 @@ impl Position {
             let stones_used = on_board - caps_on_board;
             if caps_on_board > caps as u32 {
                 return Err(format!(
-                    "player {} has {caps_on_board} capstones on the board, more than the {caps} of a {}x{} game",
+                    "player {} has {caps_on_board} capstone(s) on the board, more than the {caps} of a {}x{} game",
                     color as usize + 1,
                     self.size(),
                     self.size()
@@ -145,7 +148,7 @@ impl Position {
             }
             if stones_used > stones as u32 {
                 return Err(format!(
-                    "player {} has {stones_used} stones on the board, more than the {stones} of a {}x{} game",
+                    "player {} has {stones_used} stone(s) on the board, more than the {stones} of a {}x{} game",
                     color as usize + 1,
                     self.size(),
                     self.size()

@@ -1,14 +1,256 @@
-//! `menhir match`: plays TEI engines against each other and reports the result.
+//! `menhir match`: plays two TEI engines against each other and reports the result.
+//!
+//! The flags and the tournament loop live here: each of `--concurrency` worker threads owns one
+//! process per engine and takes the next game number; the main thread tallies, writes PTN,
+//! prints progress and stops early when the SPRT decides.
 
+pub mod clock;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod record;
+pub mod report;
 pub mod stats;
 
 use clap::Args;
+use clock::TimeControl;
+use engine::{Engine, EngineSpec};
+use game::{play_game, GameOutcome, GameSettings, DEFAULT_MAX_PLIES};
+use openings::{parse_openings, random_openings, Opening};
+use record::{game_record, RecordContext};
+use report::Tally;
+use stats::{Sprt, SprtVerdict};
+use std::fs::File;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Flags of `menhir match`.
 #[derive(Args, Debug, Clone)]
-pub struct MatchArgs {}
+pub struct MatchArgs {
+    /// An engine, twice: `name=NAME,cmd=PROGRAM[,args=ARGS][,option.NAME=VALUE...]`. Arguments
+    /// are split on spaces; options are sent with `setoption` after the handshake.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<EngineSpec>,
+    /// Board size, 3 to 8.
+    #[arg(long, default_value_t = 6)]
+    pub size: usize,
+    /// Komi in flats, in half steps (sent as HalfKomi = 2 × komi).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub komi: f64,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Time control: base seconds + increment seconds.
+    #[arg(long, default_value = "10+0.1", conflicts_with = "movetime")]
+    pub tc: TimeControl,
+    /// A fixed time per move in milliseconds instead of a clock.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Games played at once; each has its own engine processes.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Write every game to this PTN file.
+    #[arg(long)]
+    pub ptn: Option<std::path::PathBuf>,
+    /// Seed for random openings (default: from the clock, printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Openings file: one PTN move list or TPS per line; each is played twice, colours swapped.
+    #[arg(long, conflicts_with = "random_plies")]
+    pub openings: Option<std::path::PathBuf>,
+    /// Start each pair of games with this many random legal plies (from --seed).
+    #[arg(long)]
+    pub random_plies: Option<usize>,
+    /// Stop when a sequential probability ratio test decides: `elo0=0,elo1=5,alpha=0.05,beta=0.05`.
+    #[arg(long)]
+    pub sprt: Option<Sprt>,
+    /// Milliseconds past its clock before a silent engine is killed (the game is lost on time).
+    #[arg(long, default_value_t = 1000)]
+    pub grace_ms: u64,
+    /// Games reaching this many plies are drawn.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    pub max_plies: usize,
+}
 
-/// Runs a match.
-pub fn run(_args: &MatchArgs) -> Result<(), String> {
-    Err("match is not built yet".into())
+/// Runs a match: progress on stderr, the summary on stdout.
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    let summary = run_match(args)?;
+    print!("{summary}");
+    Ok(())
+}
+
+/// Checks the flags and builds the game settings.
+fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "a match needs exactly two --engine, {} given",
+            args.engines.len()
+        ));
+    }
+    if !(3..=8).contains(&args.size) {
+        return Err(format!("--size {} is not 3 to 8", args.size));
+    }
+    let half_komi = args.komi * 2.0;
+    if half_komi.fract() != 0.0 || half_komi.abs() > 20.0 {
+        return Err(format!(
+            "--komi {} is not a multiple of 0.5 within -10..10",
+            args.komi
+        ));
+    }
+    if args.games == 0 || args.concurrency == 0 || args.max_plies == 0 {
+        return Err("--games, --concurrency and --max-plies must be at least 1".into());
+    }
+    let time = match args.movetime {
+        Some(0) => return Err("--movetime must be at least 1 ms".into()),
+        Some(ms) => TimeControl::MoveTime(Duration::from_millis(ms)),
+        None => args.tc,
+    };
+    Ok(GameSettings {
+        size: args.size,
+        half_komi: half_komi as i32,
+        time,
+        grace: Duration::from_millis(args.grace_ms),
+        max_plies: args.max_plies,
+    })
+}
+
+/// One opening per pair of games.
+fn openings(args: &MatchArgs, settings: &GameSettings, seed: u64) -> Result<Vec<Opening>, String> {
+    let pairs = args.games.div_ceil(2);
+    if let Some(path) = &args.openings {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        return parse_openings(&text, settings.size, settings.half_komi);
+    }
+    Ok(match args.random_plies {
+        Some(plies) => random_openings(settings.size, settings.half_komi, plies, pairs, seed),
+        None => vec![Opening::default()],
+    })
+}
+
+/// A finished game as a worker reports it.
+struct Finished {
+    index: usize,
+    white: usize,
+    outcome: GameOutcome,
+}
+
+/// Plays the match and returns the summary text.
+pub fn run_match(args: &MatchArgs) -> Result<String, String> {
+    let settings = settings(args)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let openings = openings(args, &settings, seed)?;
+    eprintln!(
+        "match: {} vs {}, {} games, size {}, komi {}, {}, concurrency {}, seed {seed}",
+        args.engines[0].name,
+        args.engines[1].name,
+        args.games,
+        settings.size,
+        record::komi_text(settings.half_komi),
+        settings.time,
+        args.concurrency
+    );
+    let mut ptn = match &args.ptn {
+        Some(path) => {
+            Some(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    // Start every process before the first game, so a wrong command fails the match at once.
+    let workers = args.concurrency.min(args.games);
+    let mut pairs = Vec::with_capacity(workers);
+    for _ in 0..workers {
+        let mut pair = Vec::with_capacity(2);
+        for spec in &args.engines {
+            let engine = Engine::start(spec, settings.half_komi)
+                .map_err(|e| format!("engine {}: {e}", spec.name))?;
+            pair.push(engine);
+        }
+        pairs.push(pair);
+    }
+    let next_game = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let openings = Arc::new(openings);
+    let (sender, receiver) = mpsc::channel();
+    let mut handles = Vec::with_capacity(workers);
+    for mut pair in pairs {
+        let (next_game, stop, openings) = (next_game.clone(), stop.clone(), openings.clone());
+        let (sender, settings, games) = (sender.clone(), settings.clone(), args.games);
+        handles.push(thread::spawn(move || loop {
+            let index = next_game.fetch_add(1, Ordering::SeqCst);
+            if index >= games || stop.load(Ordering::SeqCst) {
+                break;
+            }
+            // Game 2k and 2k+1 share opening k, with colours swapped.
+            let opening = &openings[(index / 2) % openings.len()];
+            let white = index % 2;
+            let (first, second) = pair.split_at_mut(1);
+            let engines = if white == 0 {
+                [&mut first[0], &mut second[0]]
+            } else {
+                [&mut second[0], &mut first[0]]
+            };
+            let outcome = play_game(engines, opening, &settings);
+            if sender
+                .send(Finished {
+                    index,
+                    white,
+                    outcome,
+                })
+                .is_err()
+            {
+                break;
+            }
+        }));
+    }
+    drop(sender);
+    let names = [args.engines[0].name.clone(), args.engines[1].name.clone()];
+    let mut tally = Tally::new(names.clone());
+    for finished in receiver {
+        let Finished {
+            index,
+            white,
+            outcome,
+        } = finished;
+        tally.add(white, &outcome);
+        if !outcome.detail.is_empty() {
+            eprintln!("game {}: {}", index + 1, outcome.detail);
+        }
+        if let Some(file) = ptn.as_mut() {
+            let context = RecordContext {
+                round: index + 1,
+                players: [&names[white], &names[1 - white]],
+                size: settings.size,
+                half_komi: settings.half_komi,
+                time: settings.time,
+                opening: &openings[(index / 2) % openings.len()],
+            };
+            let text = game_record(&outcome, &context).to_string();
+            writeln!(file, "{text}").map_err(|e| format!("cannot write the PTN file: {e}"))?;
+        }
+        eprintln!("{}", tally.progress_line(args.games));
+        if let Some(sprt) = &args.sprt {
+            if sprt.verdict(&tally.score()) != SprtVerdict::Continue
+                && !stop.swap(true, Ordering::SeqCst)
+            {
+                eprintln!(
+                    "SPRT decided after {} games; finishing the games in progress",
+                    tally.games()
+                );
+            }
+        }
+    }
+    for handle in handles {
+        handle
+            .join()
+            .map_err(|_| "a match worker panicked".to_string())?;
+    }
+    Ok(tally.summary(args.sprt.as_ref()))
 }

@@ -1,0 +1,389 @@
+//! PTN game files (notation.md 2.7): a `GameRecord` of tags, start position, plies with
+//! comments and a result; a writer, and a tolerant reader that replays every ply through
+//! `Position` so a record that reads back is a legal game.
+
+use super::moves::Move;
+use super::position::Position;
+use super::rules::GameResult;
+use std::fmt;
+
+/// The result token of a PTN game: a game result, a double loss, or an unfinished game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum RecordResult {
+    /// A finished game: `R-0`, `0-R`, `F-0`, `0-F`, `1-0`, `0-1` or `1/2-1/2`.
+    Game(GameResult),
+    /// `0-0`: both players lost (abandoned); PTN Ninja accepts it.
+    DoubleLoss,
+    /// `*`: the game is not finished.
+    Unfinished,
+}
+
+impl RecordResult {
+    /// Parses a PTN result token.
+    ///
+    /// ```
+    /// use menhir::core::{RecordResult, GameResult, Color};
+    /// assert_eq!(RecordResult::parse("0-R"), Some(RecordResult::Game(GameResult::Road(Color::Black))));
+    /// assert_eq!(RecordResult::parse("*"), Some(RecordResult::Unfinished));
+    /// assert_eq!(RecordResult::parse("2-0"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<RecordResult> {
+        match text {
+            "0-0" => Some(RecordResult::DoubleLoss),
+            "*" => Some(RecordResult::Unfinished),
+            _ => GameResult::parse(text).map(RecordResult::Game),
+        }
+    }
+}
+
+impl fmt::Display for RecordResult {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            RecordResult::Game(result) => result.fmt(f),
+            RecordResult::DoubleLoss => f.write_str("0-0"),
+            RecordResult::Unfinished => f.write_str("*"),
+        }
+    }
+}
+
+/// One recorded ply: the move and an optional `{comment}` written after it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct RecordedPly {
+    /// The move played.
+    pub mv: Move,
+    /// Text of the comment after the move, without braces.
+    pub comment: Option<String>,
+}
+
+/// A PTN game: ordered tags, an optional start TPS, the plies, and the result.
+///
+/// The start position comes from `start_tps` if set, otherwise from the `Size` tag; the
+/// `Komi` tag (in flats, `"2"` or `"1.5"`) sets the half-komi of the replayed positions.
+///
+/// ```
+/// use menhir::core::GameRecord;
+/// let text = "[Size \"5\"]\n[Result \"R-0\"]\n\n1. e5 a1\n2. b1 a2\n3. c1 a3\n4. d1 a4\n5. e1 R-0\n";
+/// let game = GameRecord::parse(text).unwrap();
+/// assert_eq!(game.plies.len(), 9);
+/// assert_eq!(game.to_string(), text);
+/// let same = "[Size \"5\"]\n[Result \"R-0\"]\n1. e5 a1 2. b1 a2 3. c1 a3 4. d1 a4 5. e1 R-0";
+/// assert_eq!(GameRecord::parse(same).unwrap(), game);
+/// assert_eq!(game.replay().unwrap().result().unwrap().to_string(), "R-0");
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct GameRecord {
+    /// Header tags as (name, value) pairs, in the order they are written. `TPS` is not kept
+    /// here but in `start_tps`.
+    pub tags: Vec<(String, String)>,
+    /// The start position as TPS, written as a `TPS` tag; `None` for the empty board.
+    pub start_tps: Option<String>,
+    /// The plies in order.
+    pub plies: Vec<RecordedPly>,
+    /// The result token written after the moves; `None` writes nothing.
+    pub result: Option<RecordResult>,
+}
+
+impl GameRecord {
+    /// The value of the first tag called `name` (case-insensitive).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name` to `value`, replacing it in place if present, else appending it.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self
+            .tags
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
+            Some(tag) => tag.1 = value,
+            None => self.tags.push((name.to_string(), value)),
+        }
+    }
+
+    /// The start position: the TPS if any, else the empty board of the `Size` tag; with the
+    /// half-komi from the `Komi` tag.
+    pub fn start_position(&self) -> Result<Position, String> {
+        let mut pos = match (&self.start_tps, self.tag("Size")) {
+            (Some(tps), _) => {
+                Position::from_tps(tps).map_err(|e| format!("bad TPS tag '{tps}': {e}"))?
+            }
+            (None, Some(size)) => {
+                let size: usize = size
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("bad Size tag '{size}': not a number"))?;
+                Position::start(size).map_err(|e| format!("bad Size tag: {e}"))?
+            }
+            (None, None) => return Err("the game has neither a Size nor a TPS tag".into()),
+        };
+        if let Some(size) = self.tag("Size") {
+            if size.trim().parse::<usize>().ok() != Some(pos.size()) {
+                return Err(format!(
+                    "the Size tag '{size}' does not match the TPS board size {}",
+                    pos.size()
+                ));
+            }
+        }
+        if let Some(komi) = self.tag("Komi") {
+            pos.set_half_komi(parse_half_komi(komi)?);
+        }
+        Ok(pos)
+    }
+
+    /// Replays every ply from the start position, checking each is legal, and returns the
+    /// final position.
+    pub fn replay(&self) -> Result<Position, String> {
+        let mut pos = self.start_position()?;
+        for (i, ply) in self.plies.iter().enumerate() {
+            if pos.result().is_some() || !pos.is_legal(ply.mv) {
+                return Err(format!(
+                    "ply {} ({}) is not legal in {}",
+                    i + 1,
+                    ply.mv.to_ptn(),
+                    pos.to_tps()
+                ));
+            }
+            pos.do_move(ply.mv);
+        }
+        Ok(pos)
+    }
+
+    /// Reads one game. Moves are checked legal by replaying them; see [`GameRecord::parse_all`].
+    pub fn parse(text: &str) -> Result<GameRecord, String> {
+        let mut games = GameRecord::parse_all(text)?;
+        match games.len() {
+            1 => Ok(games.remove(0)),
+            0 => Err("no game found".into()),
+            n => Err(format!("expected one game, found {n}")),
+        }
+    }
+
+    /// Reads every game of a PTN file. A game is its tag lines followed by movetext; the next
+    /// tag line after movetext starts the next game. The reader accepts move numbers (`1.`,
+    /// `1...`), `--` placeholders before the first ply, `{comments}` anywhere (a comment
+    /// belongs to the ply before it; comments before the first ply are dropped), annotation
+    /// marks on moves (`'`, `"`, `!`, `?`, `*`) and a final result token. Anything else is an
+    /// error naming the game and the token.
+    pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, String> {
+        let mut games = Vec::new();
+        let mut tags: Vec<(String, String)> = Vec::new();
+        let mut movetext = String::new();
+        for (number, line) in text.lines().enumerate() {
+            let trimmed = line.trim();
+            // A `[` inside a comment is movetext; only lines outside comments hold tags.
+            if trimmed.starts_with('[') && !inside_comment(&movetext) {
+                if !movetext.trim().is_empty() {
+                    games.push(build(std::mem::take(&mut tags), &movetext, games.len())?);
+                    movetext.clear();
+                }
+                tags.push(parse_tag(trimmed).map_err(|e| format!("line {}: {e}", number + 1))?);
+            } else {
+                movetext.push_str(line);
+                movetext.push('\n');
+            }
+        }
+        if !tags.is_empty() || !movetext.trim().is_empty() {
+            games.push(build(tags, &movetext, games.len())?);
+        }
+        Ok(games)
+    }
+}
+
+/// Whether `text` ends inside an unclosed `{`.
+fn inside_comment(text: &str) -> bool {
+    text.rfind('{')
+        .is_some_and(|open| !text[open..].contains('}'))
+}
+
+/// Parses `Komi` tag text in flats (`"2"`, `"-1.5"`) to half flats.
+fn parse_half_komi(text: &str) -> Result<i32, String> {
+    let komi: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad Komi tag '{text}': not a number"))?;
+    let half = komi * 2.0;
+    if !half.is_finite() || half.fract() != 0.0 || half.abs() > 100.0 {
+        return Err(format!("bad Komi tag '{text}': not a multiple of 0.5"));
+    }
+    Ok(half as i32)
+}
+
+/// Parses `[Name "Value"]`.
+fn parse_tag(line: &str) -> Result<(String, String), String> {
+    let bad = |why: &str| Err(format!("bad tag {line}: {why}"));
+    let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) else {
+        return bad("a tag is [Name \"Value\"] on one line");
+    };
+    let inner = inner.trim();
+    let Some((name, rest)) = inner.split_once(char::is_whitespace) else {
+        return bad("no value");
+    };
+    if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return bad("the name must be letters, digits or _");
+    }
+    let rest = rest.trim();
+    match rest.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(value) if !value.contains('"') => Ok((name.to_string(), value.to_string())),
+        _ => bad("the value must be one \"quoted\" string"),
+    }
+}
+
+/// Splits movetext into tokens; a `{comment}` is one token with its braces.
+fn tokenize(movetext: &str) -> Result<Vec<String>, String> {
+    let mut tokens = Vec::new();
+    let mut current = String::new();
+    let mut chars = movetext.chars();
+    while let Some(c) = chars.next() {
+        if (c == '{' || c.is_whitespace() || c == '}') && !current.is_empty() {
+            tokens.push(std::mem::take(&mut current));
+        }
+        match c {
+            '{' => {
+                let mut comment = String::from("{");
+                loop {
+                    match chars.next() {
+                        Some('}') => break,
+                        Some(c) => comment.push(c),
+                        None => return Err("a comment '{' is never closed".into()),
+                    }
+                }
+                comment.push('}');
+                tokens.push(comment);
+            }
+            '}' => return Err("a '}' closes no comment".into()),
+            c if c.is_whitespace() => {}
+            c => current.push(c),
+        }
+    }
+    if !current.is_empty() {
+        tokens.push(current);
+    }
+    Ok(tokens)
+}
+
+/// Strips a leading move number (`12.`, `12...`) from a token; returns the rest, or `None`
+/// when the token does not start with a number and dots.
+fn strip_move_number(token: &str) -> Option<&str> {
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &token[digits..];
+    let dotted = rest.trim_start_matches('.');
+    (digits > 0 && dotted.len() < rest.len()).then_some(dotted)
+}
+
+/// Builds and replays the game with index `index` from its tags and movetext.
+fn build(
+    mut tags: Vec<(String, String)>,
+    movetext: &str,
+    index: usize,
+) -> Result<GameRecord, String> {
+    let game_name = format!("game {}", index + 1);
+    let start_tps = tags
+        .iter()
+        .position(|(n, _)| n.eq_ignore_ascii_case("TPS"))
+        .map(|i| tags.remove(i).1);
+    let mut record = GameRecord {
+        tags,
+        start_tps,
+        plies: Vec::new(),
+        result: None,
+    };
+    let mut pos = record
+        .start_position()
+        .map_err(|e| format!("{game_name}: {e}"))?;
+    let tokens = tokenize(movetext).map_err(|e| format!("{game_name}: {e}"))?;
+    for token in tokens {
+        let fail = |why: String| Err(format!("{game_name}: '{token}': {why}"));
+        if record.result.is_some() {
+            if token.starts_with('{') {
+                continue;
+            }
+            return fail("nothing but comments may follow the result".into());
+        }
+        if let Some(comment) = token.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            if let Some(ply) = record.plies.last_mut() {
+                let comment = comment.trim();
+                ply.comment = Some(match ply.comment.take() {
+                    Some(earlier) => format!("{earlier} {comment}"),
+                    None => comment.to_string(),
+                });
+            }
+            continue;
+        }
+        if let Some(result) = RecordResult::parse(&token) {
+            record.result = Some(result);
+            continue;
+        }
+        let text = match strip_move_number(&token) {
+            Some("") => continue,
+            Some(rest) => rest,
+            None => token.as_str(),
+        };
+        if text == "--" {
+            if !record.plies.is_empty() {
+                return fail("a '--' placeholder may only stand before the first ply".into());
+            }
+            continue;
+        }
+        let mv = match pos.parse_move(text) {
+            Ok(mv) => mv,
+            Err(e) => return fail(format!("ply {}: {e}", record.plies.len() + 1)),
+        };
+        pos.do_move(mv);
+        record.plies.push(RecordedPly { mv, comment: None });
+    }
+    Ok(record)
+}
+
+impl fmt::Display for GameRecord {
+    /// Writes tags (`TPS` last), a blank line, one line per move number, and the result.
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        for (name, value) in &self.tags {
+            writeln!(f, "[{name} \"{}\"]", value.replace('"', "'"))?;
+        }
+        if let Some(tps) = &self.start_tps {
+            writeln!(f, "[TPS \"{tps}\"]")?;
+        }
+        writeln!(f)?;
+        // The move number and side of the first ply come from the start position when it
+        // can be read; an unreadable one is written as if from the empty board.
+        let start = self.start_position().ok();
+        let first_ply = start.as_ref().map_or(0, |p| p.ply());
+        let mut line = String::new();
+        for (i, ply) in self.plies.iter().enumerate() {
+            let ply_index = first_ply + i;
+            let number = ply_index / 2 + 1;
+            // Ply parity gives the side: TPS move numbers count plies from the empty board.
+            let white = ply_index.is_multiple_of(2);
+            if white || i == 0 {
+                if !line.is_empty() {
+                    writeln!(f, "{line}")?;
+                    line.clear();
+                }
+                line.push_str(&format!("{number}."));
+                if !white {
+                    line.push_str(" --");
+                }
+            }
+            line.push(' ');
+            line.push_str(&ply.mv.to_ptn());
+            if let Some(comment) = &ply.comment {
+                line.push_str(&format!(" {{{}}}", comment.replace(['{', '}'], "")));
+            }
+        }
+        if let Some(result) = self.result {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&result.to_string());
+        }
+        if !line.is_empty() {
+            writeln!(f, "{line}")?;
+        }
+        Ok(())
+    }
+}

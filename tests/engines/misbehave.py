@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""A TEI engine that misbehaves on purpose, for tests/match.rs.
+
+It only places flats on random empty squares (always legal, as long as both players in the
+game are this script), tracking the board from `position startpos moves ...`. From ply --at
+of each game (0 = its first move) it misbehaves as --mode says:
+  good       never misbehaves
+  illegal    a placement on an occupied square (a capstone on a1 on an empty board)
+  malformed  something that is not a PTN move
+  crash      exits with status 3
+  silent     stops answering (sleeps for an hour) but keeps running
+  slow       answers correctly after --delay-ms milliseconds
+It prints "pid N" on stderr so a test can check that the process was reaped.
+Usage: tests/engines/misbehave.py --mode crash --at 2 --seed 7
+"""
+import argparse
+import os
+import random
+import sys
+import time
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--mode", default="good")
+parser.add_argument("--at", type=int, default=0)
+parser.add_argument("--delay-ms", type=int, default=0)
+parser.add_argument("--seed", type=int, default=1)
+args = parser.parse_args()
+rng = random.Random(args.seed)
+print(f"pid {os.getpid()}", file=sys.stderr, flush=True)
+
+size = 5
+played = []
+
+
+def reply(text):
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    command = words[0]
+    if command == "tei":
+        reply("id name misbehave")
+        reply("option name HalfKomi type spin default 0 min -10 max 10")
+        reply("teiok")
+    elif command == "isready":
+        reply("readyok")
+    elif command == "teinewgame":
+        size = int(words[1])
+        played = []
+    elif command == "position":
+        played = words[words.index("moves") + 1:] if "moves" in words else []
+    elif command == "go":
+        occupied = {move.lstrip("FSC")[:2] for move in played}
+        empty = [f"{chr(ord('a') + f)}{r + 1}" for f in range(size) for r in range(size)]
+        empty = [square for square in empty if square not in occupied]
+        move = rng.choice(empty)
+        if len(played) < args.at or args.mode == "good":
+            reply(f"info depth 2 score cp 10 pv {move}")
+            reply(f"bestmove {move}")
+        elif args.mode == "illegal":
+            reply(f"bestmove {played[0].lstrip('FSC')[:2] if played else 'Ca1'}")
+        elif args.mode == "malformed":
+            reply("bestmove z9?!")
+        elif args.mode == "crash":
+            sys.exit(3)
+        elif args.mode == "silent":
+            time.sleep(3600)
+        elif args.mode == "slow":
+            time.sleep(args.delay_ms / 1000)
+            reply(f"bestmove {move}")
+    elif command == "quit":
+        break

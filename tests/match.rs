@@ -1,0 +1,416 @@
+//! `menhir match` end to end: a short match between two Menhir processes, and matches against
+//! tests/engines/misbehave.py (a TEI engine that plays random flats and misbehaves on purpose)
+//! checking that each fault is judged, the match goes on, and no engine process survives.
+//! Run: `cargo test --test match` (about 15 s; needs python3 for the misbehaving engine).
+
+use menhir::core::{GameRecord, GameResult, RecordResult};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const MENHIR: &str = env!("CARGO_BIN_EXE_menhir");
+
+fn misbehave() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/engines/misbehave.py")
+        .display()
+        .to_string()
+}
+
+/// What a finished `menhir match` left behind.
+struct Run {
+    ok: bool,
+    stdout: String,
+    stderr: String,
+    ptn: String,
+}
+
+/// Runs `menhir match ARGS --ptn FILE`, failing the test if it takes longer than `limit`.
+fn run_match(name: &str, args: &[&str], limit: Duration) -> Run {
+    let dir = std::env::temp_dir().join(format!("menhir-match-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, err, ptn) = (dir.join("out"), dir.join("err"), dir.join("games.ptn"));
+    let mut child = Command::new(MENHIR)
+        .arg("match")
+        .args(args)
+        .arg("--ptn")
+        .arg(&ptn)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).unwrap())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("menhir match {args:?} did not finish in {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let read = |p: &PathBuf| std::fs::read_to_string(p).unwrap_or_default();
+    let run = Run {
+        ok: status.success(),
+        stdout: read(&out),
+        stderr: read(&err),
+        ptn: read(&ptn),
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    run
+}
+
+/// Engine pids the misbehaving engine announced on stderr.
+fn announced_pids(stderr: &str) -> Vec<u32> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("pid "))
+        .map(|p| p.trim().parse().unwrap())
+        .collect()
+}
+
+fn assert_all_gone(pids: &[u32]) {
+    assert!(!pids.is_empty(), "no engine announced its pid");
+    for pid in pids {
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "engine process {pid} is still there"
+        );
+    }
+}
+
+/// Reads the PTN file back and checks each game against its `Result` tag; returns the games.
+fn check_ptn(ptn: &str, games: usize) -> Vec<GameRecord> {
+    let records = GameRecord::parse_all(ptn).expect("the PTN file reads back");
+    assert_eq!(records.len(), games);
+    let rounds: BTreeSet<usize> = records
+        .iter()
+        .map(|r| r.tag("Round").unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(rounds, (1..=games).collect());
+    for record in &records {
+        for tag in [
+            "Event", "Site", "Date", "Player1", "Player2", "Size", "Clock",
+        ] {
+            assert!(record.tag(tag).is_some(), "no {tag} tag in\n{record}");
+        }
+        let result = record.tag("Result").unwrap();
+        assert_eq!(
+            record.result.map(|r| r.to_string()).as_deref(),
+            Some(result)
+        );
+        let end = record.replay().expect("every recorded move is legal");
+        // A game the rules ended must end that way on the board; other ends name a reason.
+        match record.result {
+            Some(RecordResult::Game(r @ (GameResult::Road(_) | GameResult::Flats(_)))) => {
+                assert_eq!(end.result(), Some(r), "{record}")
+            }
+            Some(RecordResult::Game(GameResult::Other(_))) => {
+                assert!(end.result().is_none());
+                assert!(record.tag("Termination").is_some(), "{record}");
+            }
+            Some(RecordResult::Game(GameResult::Draw)) => {
+                assert!(
+                    end.result() == Some(GameResult::Draw) || record.tag("Termination").is_some()
+                )
+            }
+            other => panic!("unexpected result {other:?}"),
+        }
+    }
+    records
+}
+
+fn assert_summary_fields(stdout: &str, names: [&str; 2]) {
+    for field in [
+        format!("{}: W ", names[0]),
+        format!("{}: W ", names[1]),
+        "  as white: W ".to_string(),
+        "  as black: W ".to_string(),
+        "score ".to_string(),
+        format!("Elo ({} vs {}): ", names[0], names[1]),
+        "(95%)".to_string(),
+        "LOS (".to_string(),
+        "Terminations: road ".to_string(),
+        "flats ".to_string(),
+        "draw ".to_string(),
+        "repetition ".to_string(),
+        "time ".to_string(),
+        "illegal move ".to_string(),
+        "malformed move ".to_string(),
+        "crash ".to_string(),
+        "Points (rule book): ".to_string(),
+    ] {
+        assert!(stdout.contains(&field), "no '{field}' in\n{stdout}");
+    }
+}
+
+/// The number after `label` in `text` (e.g. "crash 4").
+fn count_after(text: &str, label: &str) -> u32 {
+    let at = text
+        .find(label)
+        .unwrap_or_else(|| panic!("no '{label}' in {text}"))
+        + label.len();
+    text[at..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn two_menhir_processes_play_a_match() {
+    let new = format!("name=new,cmd={MENHIR},option.Hash=8");
+    let base = format!("name=base,cmd={MENHIR}");
+    let args = [
+        "--engine",
+        &new,
+        "--engine",
+        &base,
+        "--size",
+        "4",
+        "--games",
+        "4",
+        "--tc",
+        "2+0.1",
+        "--random-plies",
+        "2",
+        "--seed",
+        "3",
+        "--komi",
+        "1",
+    ];
+    let run = run_match("menhir", &args, Duration::from_secs(60));
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    assert_summary_fields(&run.stdout, ["new", "base"]);
+    assert!(run.stdout.starts_with("Games: 4\n"), "{}", run.stdout);
+    let records = check_ptn(&run.ptn, 4);
+    assert!(records.iter().all(|r| r.tag("Komi") == Some("1")));
+    // Menhir plays legal moves within its clock: every game ends by the rules.
+    assert_eq!(count_after(&run.stdout, "crash "), 0, "{}", run.stderr);
+    assert_eq!(count_after(&run.stdout, "time "), 0, "{}", run.stderr);
+}
+
+#[test]
+fn two_well_behaved_engines_play_to_the_end() {
+    let a = format!("name=a,cmd={},args=--seed 1", misbehave());
+    let b = format!("name=b,cmd={},args=--seed 2", misbehave());
+    let args = [
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--size",
+        "5",
+        "--games",
+        "6",
+        "--tc",
+        "5+0",
+        "--concurrency",
+        "2",
+    ];
+    let run = run_match("good", &args, Duration::from_secs(60));
+    assert!(run.ok, "{}", run.stderr);
+    assert_summary_fields(&run.stdout, ["a", "b"]);
+    let records = check_ptn(&run.ptn, 6);
+    // The score comments come from the engine's info lines, White's view (+0.10 for White).
+    let first = &records[0];
+    assert_eq!(
+        first.plies[0].comment.as_deref().unwrap().split('/').next(),
+        Some("+0.10")
+    );
+    assert_eq!(
+        first.plies[1].comment.as_deref().unwrap().split('/').next(),
+        Some("-0.10")
+    );
+    // Each opening is played twice with colours swapped.
+    let white_of = |round: &str| {
+        records
+            .iter()
+            .find(|r| r.tag("Round") == Some(round))
+            .unwrap()
+            .tag("Player1")
+            .unwrap()
+            .to_string()
+    };
+    assert_ne!(white_of("1"), white_of("2"));
+    assert_all_gone(&announced_pids(&run.stderr));
+}
+
+/// A 4-game match between a good engine and one misbehaving as `args`; returns the run after
+/// checking that the bad engine lost every game for `reason` and left no process behind.
+fn fault_match(name: &str, bad_args: &str, extra: &[&str], reason: &str) -> Run {
+    let good = format!("name=good,cmd={}", misbehave());
+    let bad = format!("name=bad,cmd={},args={bad_args}", misbehave());
+    let mut args = vec![
+        "--engine", &good, "--engine", &bad, "--size", "4", "--games", "4",
+    ];
+    args.extend_from_slice(extra);
+    let run = run_match(name, &args, Duration::from_secs(60));
+    assert!(run.ok, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("good: W 4 D 0 L 0"),
+        "{}\n{}",
+        run.stdout,
+        run.stderr
+    );
+    assert_eq!(
+        count_after(&run.stdout, &format!("{reason} ")),
+        4,
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains(&format!("{reason} 4 (by bad 4)")),
+        "{}",
+        run.stdout
+    );
+    let records = check_ptn(&run.ptn, 4);
+    assert!(records
+        .iter()
+        .all(|r| r.tag("Termination").is_some_and(|t| t.starts_with("bad "))));
+    assert_all_gone(&announced_pids(&run.stderr));
+    run
+}
+
+#[test]
+fn illegal_moves_lose() {
+    let run = fault_match(
+        "illegal",
+        "--mode illegal --at 2",
+        &["--tc", "5+0"],
+        "illegal move",
+    );
+    assert!(
+        run.stderr.contains("bad made an illegal move"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn malformed_moves_lose() {
+    let run = fault_match(
+        "malformed",
+        "--mode malformed --at 0",
+        &["--tc", "5+0"],
+        "malformed move",
+    );
+    assert!(
+        run.stderr.contains("bad sent a malformed move"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_crash_loses_and_the_engine_restarts() {
+    let run = fault_match("crash", "--mode crash --at 3", &["--tc", "5+0"], "crash");
+    // One process per game for the crashing side (restarted each time) plus the good one.
+    assert_eq!(announced_pids(&run.stderr).len(), 1 + 4, "{}", run.stderr);
+}
+
+#[test]
+fn a_silent_engine_is_killed_and_loses_on_time() {
+    let start = Instant::now();
+    let extra = ["--tc", "0.3+0", "--grace-ms", "200"];
+    let run = fault_match("silent", "--mode silent --at 2", &extra, "time");
+    assert!(
+        run.stderr.contains("did not answer in time"),
+        "{}",
+        run.stderr
+    );
+    // Each game waits at most the clock plus the grace period.
+    assert!(start.elapsed() < Duration::from_secs(15));
+    assert_eq!(announced_pids(&run.stderr).len(), 1 + 4, "{}", run.stderr);
+}
+
+#[test]
+fn slow_replies_lose_on_time_only_when_the_clock_runs_out() {
+    // Too slow for a 0.4 s clock, but within the grace period: lost on time, not killed.
+    let extra = ["--tc", "0.4+0", "--grace-ms", "2000"];
+    let run = fault_match("slow", "--mode slow --at 0 --delay-ms 600", &extra, "time");
+    assert!(run.stderr.contains("bad lost on time"), "{}", run.stderr);
+    assert_eq!(announced_pids(&run.stderr).len(), 2, "{}", run.stderr);
+    // Slow but within the clock: games end normally.
+    let good = format!("name=good,cmd={}", misbehave());
+    let bad = format!(
+        "name=bad,cmd={},args=--mode slow --delay-ms 20",
+        misbehave()
+    );
+    let args = [
+        "--engine", &good, "--engine", &bad, "--size", "3", "--games", "2", "--tc", "10+0",
+    ];
+    let run = run_match("slow-ok", &args, Duration::from_secs(60));
+    assert_eq!(count_after(&run.stdout, "time "), 0, "{}", run.stdout);
+    check_ptn(&run.ptn, 2);
+}
+
+#[test]
+fn sprt_stops_the_match_when_decided() {
+    let a = format!("name=a,cmd={},args=--seed 5", misbehave());
+    let b = format!("name=b,cmd={},args=--seed 6", misbehave());
+    let args = [
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--size",
+        "3",
+        "--games",
+        "200",
+        "--tc",
+        "5+0",
+        "--sprt",
+        "elo0=0,elo1=600,alpha=0.1,beta=0.1",
+    ];
+    let run = run_match("sprt", &args, Duration::from_secs(60));
+    assert!(run.ok, "{}", run.stderr);
+    let games = count_after(&run.stdout, "Games: ");
+    assert!(games < 200, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("SPRT (elo0=0, elo1=600, alpha=0.1, beta=0.1): LLR "),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("H0 accepted"), "{}", run.stdout);
+    check_ptn(&run.ptn, games as usize);
+}
+
+#[test]
+fn bad_command_lines_fail_with_one_line() {
+    for args in [
+        vec![
+            "--engine",
+            "cmd=/nonexistent/engine",
+            "--engine",
+            "cmd=/nonexistent/engine",
+        ],
+        vec!["--engine", "cmd=x", "--games", "2"],
+        vec!["--engine", "cmd=x", "--engine", "cmd=y", "--size", "9"],
+        vec!["--engine", "cmd=x", "--engine", "cmd=y", "--komi", "0.3"],
+        vec!["--engine", "cmd=x", "--engine", "cmd=y", "--tc", "fast"],
+        vec![
+            "--engine",
+            "cmd=x",
+            "--engine",
+            "cmd=y",
+            "--sprt",
+            "elo0=5,elo1=0,alpha=0.05,beta=0.05",
+        ],
+    ] {
+        let out = Command::new(MENHIR)
+            .arg("match")
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

@@ -282,6 +282,15 @@ fn build(
     index: usize,
 ) -> Result<GameRecord, String> {
     let game_name = format!("game {}", index + 1);
+    // A second start position would be kept as a plain tag and win when the game is written.
+    if tags
+        .iter()
+        .filter(|(n, _)| n.eq_ignore_ascii_case("TPS"))
+        .count()
+        > 1
+    {
+        return Err(format!("{game_name}: more than one TPS tag"));
+    }
     let start_tps = tags
         .iter()
         .position(|(n, _)| n.eq_ignore_ascii_case("TPS"))

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Time safety: Menhir against itself at a very fast clock through `menhir match`, every size 3-8,
+# Threads 1 and 2, komi 0 and 2. Counts the games lost on time, by an illegal or malformed move,
+# or by a crash: all must be zero. Prints each batch's command and the totals.
+#
+#   scripts/timesafety.sh                  # 6 sizes x 2 thread counts x 2 komis x 42 = 1008 games
+#   GAMES=10 TC=2+0.02 scripts/timesafety.sh
+#
+# Environment: GAMES (per batch, default 42), TC (default 1+0.01), CONCURRENCY (default 1: two
+# cores, and Threads 2 uses both), OUT (default target/timesafety: summaries and PTN files),
+# BIN (default: a fresh release build).
+set -euo pipefail
+
+repo=$(git rev-parse --show-toplevel)
+cd "$repo"
+games=${GAMES:-42}
+tc=${TC:-1+0.01}
+concurrency=${CONCURRENCY:-1}
+out=${OUT:-$repo/target/timesafety}
+mkdir -p "$out"
+if [ -z "${BIN:-}" ]; then
+    cargo build --release --quiet
+    bin=$repo/target/release/menhir
+else
+    bin=$BIN
+fi
+echo "menhir time safety: $games games per batch at $tc, binary $bin ($(git rev-parse --short HEAD))"
+
+started=$(date +%s)
+for size in 3 4 5 6 7 8; do
+    for threads in 1 2; do
+        for komi in 0 2; do
+            name="s${size}-t${threads}-k${komi}"
+            cmd=("$bin" match
+                --engine "name=a,cmd=$bin,option.Threads=$threads"
+                --engine "name=b,cmd=$bin,option.Threads=$threads"
+                --size "$size" --komi "$komi" --tc "$tc" --games "$games"
+                --random-plies 2 --seed "$size$threads$komi" --concurrency "$concurrency"
+                --ptn "$out/$name.ptn")
+            echo "+ ${cmd[*]}"
+            rm -f "$out/$name.ptn"
+            if ! "${cmd[@]}" > "$out/$name.txt" 2> "$out/$name.err"; then
+                echo "  menhir match failed: $(tail -1 "$out/$name.err")"
+            fi
+            grep -E '^(Games|Terminations)' "$out/$name.txt" | sed 's/^/  /'
+        done
+    done
+done
+elapsed=$(( $(date +%s) - started ))
+
+# Totals over every batch's summary.
+cat "$out"/s*-t*-k*.txt | awk -v elapsed="$elapsed" '
+    /^Games:/ { games += $2 }
+    /^Terminations:/ {
+        line = $0
+        while (match(line, /(time|illegal move|malformed move|crash) [0-9]+/)) {
+            part = substr(line, RSTART, RLENGTH)
+            n = part; sub(/.* /, "", n); kind = part; sub(/ [0-9]+$/, "", kind)
+            faults[kind] += n
+            line = substr(line, RSTART + RLENGTH)
+        }
+    }
+    END {
+        printf "TOTAL: %d games in %d s; lost on time %d, illegal move %d, malformed move %d, crash %d\n",
+            games, elapsed, faults["time"], faults["illegal move"], faults["malformed move"], faults["crash"]
+        bad = faults["time"] + faults["illegal move"] + faults["malformed move"] + faults["crash"]
+        exit bad > 0
+    }'

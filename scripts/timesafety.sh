@@ -3,17 +3,22 @@
 # Threads 1 and 2, komi 0 and 2. Counts the games lost on time, by an illegal or malformed move,
 # or by a crash: all must be zero. Prints each batch's command and the totals.
 #
-#   scripts/timesafety.sh                  # 6 sizes x 2 thread counts x 2 komis x 42 = 1008 games
-#   GAMES=10 TC=2+0.02 scripts/timesafety.sh
+# Games are played in rounds of 2 games (colours swapped) for each of the 24 settings, so a run
+# stopped early still covers every size; the totals count every finished batch.
 #
-# Environment: GAMES (per batch, default 42), TC (default 1+0.01), CONCURRENCY (default 1: two
+#   scripts/timesafety.sh                  # 21 rounds x 24 settings x 2 games = 1008 games
+#   ROUNDS=2 TC=2+0.02 scripts/timesafety.sh
+#   scripts/timesafety.sh --totals         # totals of the batches already played
+#
+# Environment: ROUNDS (default 21), GAMES (per batch, default 2), TC (default 1+0.01), CONCURRENCY (default 1: two
 # cores, and Threads 2 uses both), OUT (default target/timesafety: summaries and PTN files),
 # BIN (default: a fresh release build).
 set -euo pipefail
 
 repo=$(git rev-parse --show-toplevel)
 cd "$repo"
-games=${GAMES:-42}
+rounds=${ROUNDS:-21}
+games=${GAMES:-2}
 tc=${TC:-1+0.01}
 concurrency=${CONCURRENCY:-1}
 out=${OUT:-$repo/target/timesafety}
@@ -24,18 +29,23 @@ if [ -z "${BIN:-}" ]; then
 else
     bin=$BIN
 fi
-echo "menhir time safety: $games games per batch at $tc, binary $bin ($(git rev-parse --short HEAD))"
+echo "menhir time safety: $rounds rounds of $games games per setting at $tc, binary $bin ($(git rev-parse --short HEAD))"
+[ "${1:-}" = "--totals" ] || rm -f "$out"/r*-s*-t*-k*.txt
+
+# `--totals` only adds up the batches already played (for a run stopped early).
+[ "${1:-}" = "--totals" ] && rounds=0
 
 started=$(date +%s)
+for ((round = 1; round <= rounds; round++)); do
 for size in 3 4 5 6 7 8; do
     for threads in 1 2; do
         for komi in 0 2; do
-            name="s${size}-t${threads}-k${komi}"
+            name="r${round}-s${size}-t${threads}-k${komi}"
             cmd=("$bin" match
                 --engine "name=a,cmd=$bin,option.Threads=$threads"
                 --engine "name=b,cmd=$bin,option.Threads=$threads"
                 --size "$size" --komi "$komi" --tc "$tc" --games "$games"
-                --random-plies 2 --seed "$size$threads$komi" --concurrency "$concurrency"
+                --random-plies 2 --seed "$round$size$threads$komi" --concurrency "$concurrency"
                 --ptn "$out/$name.ptn")
             echo "+ ${cmd[*]}"
             rm -f "$out/$name.ptn"
@@ -46,10 +56,11 @@ for size in 3 4 5 6 7 8; do
         done
     done
 done
+done
 elapsed=$(( $(date +%s) - started ))
 
 # Totals over every batch's summary.
-cat "$out"/s*-t*-k*.txt | awk -v elapsed="$elapsed" '
+cat "$out"/r*-s*-t*-k*.txt | awk -v elapsed="$elapsed" '
     /^Games:/ { games += $2 }
     /^Terminations:/ {
         line = $0

@@ -1,0 +1,183 @@
+//! Roads in one: the squares where a placement completes a road, and the full check (placements
+//! and spreads) that the search runs at every node.
+//!
+//! A placement on an empty square `e` makes a south–north road exactly when `e` touches (or lies
+//! on) the south edge through the groups already connected to it, and likewise the north edge;
+//! so four floods give every completing square at once.
+
+use crate::core::{has_road, Bitboard, Color, Direction, MoveList, PieceKind, Position};
+use crate::core::{Move, Square};
+
+/// Empty squares where `color` placing a flat would complete a road (reserves not checked).
+#[inline]
+pub fn placement_wins(pos: &Position, color: Color) -> Bitboard {
+    let size = pos.size();
+    let pieces = pos.road_pieces(color);
+    if pieces.count() + 1 < size as u32 {
+        return Bitboard::EMPTY;
+    }
+    let board = pos.board();
+    let south = Bitboard::rank(0, size);
+    let north = Bitboard::rank(size - 1, size);
+    let west = Bitboard::file(0, size);
+    let east = Bitboard::file(size - 1, size);
+    let reach = |edge: Bitboard| pieces.flood(pieces & edge).neighbours(board) | edge;
+    let vertical = reach(south) & reach(north);
+    let horizontal = reach(west) & reach(east);
+    (vertical | horizontal) & pos.empty()
+}
+
+/// Whether `color` may place a road piece (flat or capstone) now.
+#[inline]
+fn can_place(pos: &Position, color: Color) -> bool {
+    !pos.is_opening() && (pos.stones(color) > 0 || pos.capstones(color) > 0)
+}
+
+/// Squares a spread from `sq` toward `dir` may cover, carrying at most `carry` pieces.
+#[inline]
+fn spread_line(pos: &Position, sq: Square, dir: Direction, carry: usize, is_cap: bool) -> Bitboard {
+    let board = pos.board();
+    let blockers = pos.walls() | pos.caps();
+    let mut line = Bitboard::EMPTY;
+    let mut at = Bitboard::from_square(sq);
+    for _ in 0..carry {
+        at = at.shift(dir, board);
+        if at.is_empty() {
+            break;
+        }
+        if !(at & blockers).is_empty() {
+            // Only a capstone flattens a wall, and only as its last step.
+            if is_cap && !(at & pos.walls()).is_empty() {
+                line |= at;
+            }
+            break;
+        }
+        line |= at;
+    }
+    line
+}
+
+/// A move that wins by road for the side to move now, if one exists. Placements are found by
+/// bitboards; spreads only from (square, direction) pairs whose reach could join a road, each
+/// checked by playing it. `scratch` is a move buffer the caller owns (no allocation here).
+pub fn find_road_win(pos: &mut Position, scratch: &mut MoveList) -> Option<Move> {
+    if pos.is_opening() {
+        return None;
+    }
+    let me = pos.to_move();
+    if can_place(pos, me) {
+        if let Some(sq) = placement_wins(pos, me).first() {
+            let kind = if pos.stones(me) > 0 {
+                PieceKind::Flat
+            } else {
+                PieceKind::Cap
+            };
+            return Some(Move::place(sq, kind));
+        }
+    }
+    spread_road_win(pos, scratch)
+}
+
+fn spread_road_win(pos: &mut Position, scratch: &mut MoveList) -> Option<Move> {
+    let me = pos.to_move();
+    let size = pos.size();
+    let pieces = pos.road_pieces(me);
+    let mut lines = [[Bitboard::EMPTY; 4]; 64];
+    let mut union = pieces;
+    let mut sources = Bitboard::EMPTY;
+    for sq in pos.tops(me) {
+        let carry = pos.stack(sq).len().min(size);
+        let is_cap = pos.caps().contains(sq);
+        for dir in Direction::ALL {
+            let line = spread_line(pos, sq, dir, carry, is_cap);
+            lines[sq.index()][dir as usize] = line;
+            union |= line | Bitboard::from_square(sq);
+        }
+        sources |= Bitboard::from_square(sq);
+    }
+    if union.count() < size as u32 || !has_road(union, size) {
+        return None;
+    }
+    let mut candidates = [0u8; 64];
+    let mut any = false;
+    for sq in sources {
+        for dir in Direction::ALL {
+            let line = lines[sq.index()][dir as usize];
+            if !line.is_empty() && has_road(pieces | line | Bitboard::from_square(sq), size) {
+                candidates[sq.index()] |= 1 << dir as u8;
+                any = true;
+            }
+        }
+    }
+    if !any {
+        return None;
+    }
+    scratch.clear();
+    pos.generate_moves(scratch);
+    for &mv in scratch.iter() {
+        if mv.is_placement() || candidates[mv.square().index()] & (1 << mv.direction() as u8) == 0 {
+            continue;
+        }
+        let undo = pos.do_move(mv);
+        let wins = pos.has_road(me);
+        pos.undo_move(mv, undo);
+        if wins {
+            return Some(mv);
+        }
+    }
+    None
+}
+
+/// Whether the opponent of the side to move would have a road in one if it were their turn.
+pub fn opponent_threatens(pos: &mut Position, scratch: &mut MoveList) -> bool {
+    pos.do_null_move();
+    let threat = find_road_win(pos, scratch).is_some();
+    pos.undo_null_move();
+    threat
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn brute_force(pos: &mut Position) -> bool {
+        let me = pos.to_move();
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        moves.iter().any(|&mv| {
+            let undo = pos.do_move(mv);
+            let wins = pos.has_road(me);
+            pos.undo_move(mv, undo);
+            wins
+        })
+    }
+
+    #[test]
+    fn agrees_with_brute_force_on_random_games() {
+        use rand::{rngs::StdRng, Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut scratch = MoveList::new();
+        let mut checked = 0;
+        for game in 0..300 {
+            let size = 3 + game % 6;
+            let mut pos = Position::start(size).unwrap();
+            let mut moves = MoveList::new();
+            while pos.result().is_none() {
+                let fast = find_road_win(&mut pos, &mut scratch);
+                assert_eq!(fast.is_some(), brute_force(&mut pos), "{}", pos.to_tps());
+                if let Some(mv) = fast {
+                    let me = pos.to_move();
+                    pos.do_move(mv);
+                    assert!(pos.has_road(me));
+                    break;
+                }
+                checked += 1;
+                moves.clear();
+                pos.generate_moves(&mut moves);
+                let mv = moves[rng.random_range(0..moves.len())];
+                pos.do_move(mv);
+            }
+        }
+        assert!(checked > 1000);
+    }
+}

@@ -318,6 +318,21 @@ impl Worker {
         while let Some(mv) =
             picker.next(&self.pos, &mut frame_moves, &mut frame_keys, &self.history)
         {
+            // Late-move pruning: near the horizon, moves this far down the order rarely
+            // matter (most are walls and long spreads). Not under a road threat, where the
+            // one blocking move may come late, nor in a lost or won window.
+            if shared.features.late_move_pruning
+                && !PV
+                && depth <= LATE_MOVE_PRUNING_DEPTH
+                && searched
+                    >= LATE_MOVE_PRUNING_BASE + LATE_MOVE_PRUNING_FACTOR * (depth * depth) as usize
+                && picker.stage() == super::order::Stage::Rest
+                && !score_is_win(alpha.abs())
+                && !*threatened
+                    .get_or_insert_with(|| opponent_threatens(&mut self.pos, &mut self.scratch))
+            {
+                break;
+            }
             searched += 1;
             let undo = self.pos.do_move(mv);
             let mut score;

@@ -36,6 +36,13 @@ pub const LATE_MOVE_REDUCTION_MOVES: usize = 3;
 /// Divisor of `ln(depth) * ln(move index)` in the reduction formula.
 pub const LATE_MOVE_REDUCTION_DIVISOR: f64 = 2.0;
 
+/// Late-move pruning: deepest depth it applies at.
+pub const LATE_MOVE_PRUNING_DEPTH: i32 = 4;
+/// Moves tried at depth `d` before the rest are skipped: `BASE + FACTOR * d * d`.
+pub const LATE_MOVE_PRUNING_BASE: usize = 6;
+/// See `LATE_MOVE_PRUNING_BASE`.
+pub const LATE_MOVE_PRUNING_FACTOR: usize = 3;
+
 /// History bonus cap (gravity keeps values within ±`HISTORY_MAX`).
 pub const HISTORY_MAX: i32 = 16_384;
 
@@ -51,6 +58,8 @@ pub struct Features {
     pub late_move_reduction: bool,
     /// Reverse futility pruning.
     pub reverse_futility: bool,
+    /// Late-move pruning.
+    pub late_move_pruning: bool,
 }
 
 impl Default for Features {
@@ -59,6 +68,7 @@ impl Default for Features {
             null_move: true,
             late_move_reduction: true,
             reverse_futility: true,
+            late_move_pruning: true,
         }
     }
 }

@@ -22,6 +22,8 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// `movetime`: the budget is not scaled by stability.
+    fixed: bool,
 }
 
 fn movetime_margin(movetime: Duration) -> Duration {
@@ -35,6 +37,7 @@ impl TimeManager {
             start,
             soft: None,
             hard: None,
+            fixed: false,
         };
         if limits.infinite {
             return none;
@@ -45,6 +48,7 @@ impl TimeManager {
                 start,
                 soft: Some(budget),
                 hard: Some(budget),
+                fixed: true,
             };
         }
         let (time, inc) = match side {
@@ -75,6 +79,7 @@ impl TimeManager {
             start,
             soft: Some(soft),
             hard: Some(hard),
+            fixed: false,
         }
     }
 
@@ -89,6 +94,7 @@ impl TimeManager {
         match (self.soft, self.hard) {
             (Some(soft), Some(hard)) => {
                 let elapsed = self.start.elapsed();
+                let scale = if self.fixed { 1.0 } else { scale };
                 elapsed >= hard || elapsed.as_secs_f64() >= soft.as_secs_f64() * scale
             }
             _ => false,

@@ -39,9 +39,9 @@ pub const LATE_MOVE_REDUCTION_DIVISOR: f64 = 2.0;
 /// Late-move pruning: deepest depth it applies at.
 pub const LATE_MOVE_PRUNING_DEPTH: i32 = 4;
 /// Moves tried at depth `d` before the rest are skipped: `BASE + FACTOR * d * d`.
-pub const LATE_MOVE_PRUNING_BASE: usize = 6;
+pub const LATE_MOVE_PRUNING_BASE: usize = 8;
 /// See `LATE_MOVE_PRUNING_BASE`.
-pub const LATE_MOVE_PRUNING_FACTOR: usize = 3;
+pub const LATE_MOVE_PRUNING_FACTOR: usize = 5;
 
 /// History bonus cap (gravity keeps values within ±`HISTORY_MAX`).
 pub const HISTORY_MAX: i32 = 16_384;

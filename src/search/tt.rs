@@ -135,7 +135,7 @@ impl TranspositionTable {
                 };
                 return Some(TableHit {
                     mv: Move::from_bits(data as u16),
-                    score: from_table(data as u16 as i16 as i32, ply),
+                    score: from_table((data >> 16) as u16 as i16 as i32, ply),
                     depth: unpack_depth(data),
                     bound,
                 });

@@ -14,6 +14,7 @@ use super::tt::{Bound, TranspositionTable};
 use super::{score_is_win, Features, WIN};
 use crate::core::{Bitboard, GameResult, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// What every worker of one search shares.
@@ -32,6 +33,8 @@ pub struct Shared<'a> {
     pub hard_deadline: Option<Instant>,
     /// Pruning switches.
     pub features: Features,
+    /// The deepest iteration a helper completed (depth, score, PV).
+    pub helper_best: &'a Mutex<(u32, i32, Vec<Move>)>,
 }
 
 /// Per-ply scratch space, allocated once.

@@ -30,6 +30,7 @@ use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
 use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use time::TimeManager;
 use tt::TranspositionTable;
@@ -240,6 +241,7 @@ impl Searcher {
             .clamp(1, MAX_PLY as u32 - 8);
         let done = AtomicBool::new(false);
         let nodes = AtomicU64::new(0);
+        let helper_best = Mutex::new((0, 0, Vec::new()));
         self.tt.new_search();
         let shared = Shared {
             tt: &self.tt,
@@ -249,6 +251,7 @@ impl Searcher {
             node_limit: limits.nodes,
             hard_deadline: time.hard_deadline(),
             features: self.features,
+            helper_best: &helper_best,
         };
         for w in &mut self.workers {
             w.prepare(pos);
@@ -287,6 +290,15 @@ impl Searcher {
         });
         main.publish_nodes(&shared);
         let mut best_move = outcome.best_move;
+        let mut info = outcome.info;
+        // Lazy SMP: a helper that completed a deeper iteration than the main worker wins.
+        let (depth, score, pv) = helper_best.into_inner().unwrap_or_else(|e| e.into_inner());
+        if depth > info.depth && !pv.is_empty() {
+            best_move = pv.first().copied();
+            info.depth = depth;
+            info.score_cp = score;
+            info.pv = pv;
+        }
         if best_move.is_none() {
             // Nothing completed at all (cannot happen once depth 1 has a root move): any legal
             // move beats none.
@@ -294,7 +306,6 @@ impl Searcher {
             pos.generate_moves(&mut moves);
             best_move = moves.first().copied();
         }
-        let mut info = outcome.info;
         info.nodes = nodes.load(Relaxed);
         info.time = started.elapsed();
         info.hashfull = self.tt.hashfull();

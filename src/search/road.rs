@@ -81,29 +81,35 @@ pub fn find_road_win(pos: &mut Position, scratch: &mut MoveList) -> Option<Move>
 fn spread_road_win(pos: &mut Position, scratch: &mut MoveList) -> Option<Move> {
     let me = pos.to_move();
     let size = pos.size();
+    let board = pos.board();
     let pieces = pos.road_pieces(me);
-    let mut lines = [[Bitboard::EMPTY; 4]; 64];
-    let mut union = pieces;
-    let mut sources = Bitboard::EMPTY;
+    let edges = [
+        Bitboard::rank(0, size),
+        Bitboard::rank(size - 1, size),
+        Bitboard::file(0, size),
+        Bitboard::file(size - 1, size),
+    ];
+    // The groups touching each edge; a spread's squares plus the groups they touch form one
+    // connected set, so it can only make a road if that set reaches two opposite edges.
+    let connected = edges.map(|edge| pieces.flood(pieces & edge));
+    let reaches = |covered: Bitboard, i: usize| {
+        !(covered & edges[i]).is_empty()
+            || !((covered | covered.neighbours(board)) & connected[i]).is_empty()
+    };
+    let mut candidates = [0u8; 64];
+    let mut any = false;
     for sq in pos.tops(me) {
         let carry = pos.stack(sq).len().min(size);
         let is_cap = pos.caps().contains(sq);
         for dir in Direction::ALL {
             let line = spread_line(pos, sq, dir, carry, is_cap);
-            lines[sq.index()][dir as usize] = line;
-            union |= line | Bitboard::from_square(sq);
-        }
-        sources |= Bitboard::from_square(sq);
-    }
-    if union.count() < size as u32 || !has_road(union, size) {
-        return None;
-    }
-    let mut candidates = [0u8; 64];
-    let mut any = false;
-    for sq in sources {
-        for dir in Direction::ALL {
-            let line = lines[sq.index()][dir as usize];
-            if !line.is_empty() && has_road(pieces | line | Bitboard::from_square(sq), size) {
+            if line.is_empty() {
+                continue;
+            }
+            let covered = line | Bitboard::from_square(sq);
+            if (reaches(covered, 0) && reaches(covered, 1))
+                || (reaches(covered, 2) && reaches(covered, 3))
+            {
                 candidates[sq.index()] |= 1 << dir as u8;
                 any = true;
             }
@@ -114,18 +120,45 @@ fn spread_road_win(pos: &mut Position, scratch: &mut MoveList) -> Option<Move> {
     }
     scratch.clear();
     pos.generate_moves(scratch);
-    for &mv in scratch.iter() {
-        if mv.is_placement() || candidates[mv.square().index()] & (1 << mv.direction() as u8) == 0 {
-            continue;
-        }
-        let undo = pos.do_move(mv);
-        let wins = pos.has_road(me);
-        pos.undo_move(mv, undo);
-        if wins {
-            return Some(mv);
+    scratch
+        .iter()
+        .copied()
+        .filter(|mv| {
+            !mv.is_placement() && candidates[mv.square().index()] & (1 << mv.direction() as u8) != 0
+        })
+        .find(|&mv| spread_makes_road(pos, mv, me, pieces))
+}
+
+/// Whether spread `mv` gives `me` a road, computed on bitboards without playing it: each
+/// square the spread ends on is topped by the last piece dropped there.
+#[inline]
+fn spread_makes_road(pos: &Position, mv: Move, me: Color, pieces: Bitboard) -> bool {
+    let size = pos.size();
+    let board = pos.board();
+    let sq = mv.square();
+    let stack = pos.stack(sq);
+    let remaining = stack.len() - mv.count() as usize;
+    let mut road = pieces & !Bitboard::from_square(sq);
+    if remaining > 0 && stack.get(remaining - 1) == me {
+        road |= Bitboard::from_square(sq);
+    }
+    let moving_is_wall = pos.walls().contains(sq);
+    let mut at = Bitboard::from_square(sq);
+    let mut index = remaining;
+    let mut mask = mv.drop_mask() as u32;
+    while mask != 0 {
+        at = at.shift(mv.direction(), board);
+        let n = mask.trailing_zeros() + 1;
+        mask >>= n;
+        index += n as usize;
+        let last = mask == 0;
+        if stack.get(index - 1) == me && !(last && moving_is_wall) {
+            road |= at;
+        } else {
+            road &= !at;
         }
     }
-    None
+    has_road(road, size)
 }
 
 /// Whether the opponent of the side to move would have a road in one if it were their turn.

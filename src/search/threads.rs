@@ -109,16 +109,29 @@ pub fn iterate_main(
 }
 
 /// A helper's iterative deepening: no reports, no clock; it ends when `done` or `stop` rises.
+/// Each completed iteration deeper than any other helper's is published in `helper_best`,
+/// and a helper that completes the last depth ends the search (its result is as good as the
+/// main worker's would be, and there sooner).
 pub fn iterate_helper(worker: &mut Worker, shared: &Shared, max_depth: u32) {
     worker.may_abort = true;
     let mut score = 0;
-    for depth in 1..=max_depth {
-        let depth = depth + (worker.id as u32 & 1);
-        let value = aspiration(worker, shared, depth.min(max_depth) as i32, score);
+    for iteration in 1..=max_depth {
+        let depth = (iteration + (worker.id as u32 & 1)).min(max_depth);
+        let value = aspiration(worker, shared, depth as i32, score);
         if worker.aborted {
             break;
         }
         score = value;
+        if !worker.pv().is_empty() {
+            let mut best = shared.helper_best.lock().unwrap_or_else(|e| e.into_inner());
+            if depth > best.0 {
+                *best = (depth, score, worker.pv().to_vec());
+            }
+        }
+        if depth == max_depth {
+            shared.done.store(true, Relaxed);
+            break;
+        }
     }
     worker.publish_nodes(shared);
 }

@@ -50,7 +50,6 @@ pub struct Worker {
     /// The position being searched (moves are made and unmade on it).
     pub pos: Position,
     frames: Vec<Frame>,
-    scratch: MoveList,
     /// Move-ordering memory.
     pub history: History,
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -90,7 +89,6 @@ impl Worker {
                     keys: Vec::with_capacity(512),
                 })
                 .collect(),
-            scratch: MoveList::new(),
             history: History::default(),
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -208,7 +206,7 @@ impl Worker {
         }
 
         // Step 3. Road in one: the side to move takes it. Exact, so no depth is needed.
-        if let Some(mv) = find_road_win(&mut self.pos, &mut self.scratch) {
+        if let Some(mv) = find_road_win(&self.pos) {
             if root {
                 self.root_best = Some((mv, WIN - 1));
             }
@@ -259,8 +257,7 @@ impl Worker {
             && depth <= REVERSE_FUTILITY_DEPTH
             && !score_is_win(beta.abs())
             && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
-            && !*threatened
-                .get_or_insert_with(|| opponent_threatens(&mut self.pos, &mut self.scratch))
+            && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
         {
             return static_eval;
         }
@@ -277,8 +274,7 @@ impl Worker {
             && !score_is_win(beta.abs())
             && self.pos.stones(me) >= NULL_MOVE_MIN_STONES
             && self.pos.empty().count() >= NULL_MOVE_MIN_EMPTY
-            && !*threatened
-                .get_or_insert_with(|| opponent_threatens(&mut self.pos, &mut self.scratch))
+            && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
         {
             let reduction = NULL_MOVE_REDUCTION + depth / 4;
             self.pos.do_null_move();
@@ -331,8 +327,7 @@ impl Worker {
                     >= LATE_MOVE_PRUNING_BASE + LATE_MOVE_PRUNING_FACTOR * (depth * depth) as usize
                 && picker.stage() == super::order::Stage::Rest
                 && !score_is_win(alpha.abs())
-                && !*threatened
-                    .get_or_insert_with(|| opponent_threatens(&mut self.pos, &mut self.scratch))
+                && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
             {
                 break;
             }
@@ -460,9 +455,7 @@ impl Worker {
         beta: i32,
     ) -> i32 {
         let stand = evaluate(&self.pos);
-        if depth <= -TAK_EXTENSION_PLIES
-            || ply >= MAX_PLY - 2
-            || !opponent_threatens(&mut self.pos, &mut self.scratch)
+        if depth <= -TAK_EXTENSION_PLIES || ply >= MAX_PLY - 2 || !opponent_threatens(&mut self.pos)
         {
             return stand;
         }

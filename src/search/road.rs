@@ -5,7 +5,7 @@
 //! on) the south edge through the groups already connected to it, and likewise the north edge;
 //! so four floods give every completing square at once.
 
-use crate::core::{has_road, Bitboard, Color, Direction, MoveList, PieceKind, Position};
+use crate::core::{has_road, Bitboard, Color, Direction, PieceKind, Position};
 use crate::core::{Move, Square};
 
 /// Empty squares where `color` placing a flat would complete a road (reserves not checked).
@@ -59,8 +59,8 @@ fn spread_line(pos: &Position, sq: Square, dir: Direction, carry: usize, is_cap:
 
 /// A move that wins by road for the side to move now, if one exists. Placements are found by
 /// bitboards; spreads only from (square, direction) pairs whose reach could join a road, each
-/// checked by playing it. `scratch` is a move buffer the caller owns (no allocation here).
-pub fn find_road_win(pos: &mut Position, scratch: &mut MoveList) -> Option<Move> {
+/// checked on bitboards (no allocation, no move made).
+pub fn find_road_win(pos: &Position) -> Option<Move> {
     if pos.is_opening() {
         return None;
     }
@@ -75,10 +75,10 @@ pub fn find_road_win(pos: &mut Position, scratch: &mut MoveList) -> Option<Move>
             return Some(Move::place(sq, kind));
         }
     }
-    spread_road_win(pos, scratch)
+    spread_road_win(pos)
 }
 
-fn spread_road_win(pos: &mut Position, scratch: &mut MoveList) -> Option<Move> {
+fn spread_road_win(pos: &Position) -> Option<Move> {
     let me = pos.to_move();
     let size = pos.size();
     let board = pos.board();
@@ -96,8 +96,6 @@ fn spread_road_win(pos: &mut Position, scratch: &mut MoveList) -> Option<Move> {
         !(covered & edges[i]).is_empty()
             || !((covered | covered.neighbours(board)) & connected[i]).is_empty()
     };
-    let mut candidates = [0u8; 64];
-    let mut any = false;
     for sq in pos.tops(me) {
         let carry = pos.stack(sq).len().min(size);
         let is_cap = pos.caps().contains(sq);
@@ -107,26 +105,33 @@ fn spread_road_win(pos: &mut Position, scratch: &mut MoveList) -> Option<Move> {
                 continue;
             }
             let covered = line | Bitboard::from_square(sq);
-            if (reaches(covered, 0) && reaches(covered, 1))
-                || (reaches(covered, 2) && reaches(covered, 3))
+            if !((reaches(covered, 0) && reaches(covered, 1))
+                || (reaches(covered, 2) && reaches(covered, 3)))
             {
-                candidates[sq.index()] |= 1 << dir as u8;
-                any = true;
+                continue;
+            }
+            // Every drop pattern that fits the line; onto a wall only a lone capstone goes.
+            let reach = line.count();
+            let smash = !(line & pos.walls()).is_empty();
+            for mask in 1u32..(1 << carry) {
+                let distance = mask.count_ones();
+                if distance > reach {
+                    continue;
+                }
+                if smash && distance == reach {
+                    let top = 31 - mask.leading_zeros();
+                    if top != 0 && (mask >> (top - 1)) & 1 == 0 {
+                        continue;
+                    }
+                }
+                let mv = Move::spread(sq, dir, mask as u8);
+                if spread_makes_road(pos, mv, me, pieces) {
+                    return Some(mv);
+                }
             }
         }
     }
-    if !any {
-        return None;
-    }
-    scratch.clear();
-    pos.generate_moves(scratch);
-    scratch
-        .iter()
-        .copied()
-        .filter(|mv| {
-            !mv.is_placement() && candidates[mv.square().index()] & (1 << mv.direction() as u8) != 0
-        })
-        .find(|&mv| spread_makes_road(pos, mv, me, pieces))
+    None
 }
 
 /// Whether spread `mv` gives `me` a road, computed on bitboards without playing it: each
@@ -162,9 +167,9 @@ fn spread_makes_road(pos: &Position, mv: Move, me: Color, pieces: Bitboard) -> b
 }
 
 /// Whether the opponent of the side to move would have a road in one if it were their turn.
-pub fn opponent_threatens(pos: &mut Position, scratch: &mut MoveList) -> bool {
+pub fn opponent_threatens(pos: &mut Position) -> bool {
     pos.do_null_move();
-    let threat = find_road_win(pos, scratch).is_some();
+    let threat = find_road_win(pos).is_some();
     pos.undo_null_move();
     threat
 }
@@ -172,6 +177,7 @@ pub fn opponent_threatens(pos: &mut Position, scratch: &mut MoveList) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::MoveList;
 
     fn brute_force(pos: &mut Position) -> bool {
         let me = pos.to_move();
@@ -189,14 +195,13 @@ mod tests {
     fn agrees_with_brute_force_on_random_games() {
         use rand::{rngs::StdRng, Rng, SeedableRng};
         let mut rng = StdRng::seed_from_u64(7);
-        let mut scratch = MoveList::new();
         let mut checked = 0;
         for game in 0..300 {
             let size = 3 + game % 6;
             let mut pos = Position::start(size).unwrap();
             let mut moves = MoveList::new();
             while pos.result().is_none() {
-                let fast = find_road_win(&mut pos, &mut scratch);
+                let fast = find_road_win(&pos);
                 assert_eq!(fast.is_some(), brute_force(&mut pos), "{}", pos.to_tps());
                 if let Some(mv) = fast {
                     let me = pos.to_move();

@@ -337,10 +337,14 @@ impl Worker {
             if searched == 1 {
                 score = -self.negamax::<PV>(shared, depth - 1, ply + 1, -beta, -alpha, true);
             } else {
+                // Moves that make a road threat ("Tak") and moves played while facing one are
+                // the tactics of Tak: they keep their full depth.
                 let reduction = if shared.features.late_move_reduction
                     && depth >= LATE_MOVE_REDUCTION_DEPTH
                     && searched > LATE_MOVE_REDUCTION_MOVES + PV as usize * 2
                     && picker.stage() == super::order::Stage::Rest
+                    && threatened != Some(true)
+                    && placement_wins(&self.pos, me).is_empty()
                 {
                     let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32;
                     (r - PV as i32).clamp(0, depth - 2)

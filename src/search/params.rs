@@ -49,7 +49,12 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// Nodes between polls of the stop flag and the clock.
 pub const POLL_INTERVAL: u64 = 1024;
 
-/// Switches for the A/B self-play harness (`examples/selfplay.rs`); all on in play.
+/// Switches for the A/B self-play harness (`examples/selfplay.rs`). Results at 20k nodes a
+/// move, 40 games each (sizes 5 and 6, 10 openings, both colours), "on" vs "off":
+/// late-move pruning +21 =1 -18, null move +20 =0 -20, reverse futility +21 =2 -17,
+/// late-move reductions +14 =1 -25 (and +11 =0 -29 once moves making or facing a road
+/// threat kept full depth). Late-move reductions are therefore off by default, although they
+/// reach depth 10 from the 6x6 start in about 1.2 s against depth 8 without.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     /// Null-move pruning.
@@ -66,7 +71,7 @@ impl Default for Features {
     fn default() -> Features {
         Features {
             null_move: true,
-            late_move_reduction: true,
+            late_move_reduction: false,
             reverse_futility: true,
             late_move_pruning: true,
         }

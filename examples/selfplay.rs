@@ -66,15 +66,17 @@ fn main() {
     let feature = args.get(1).map(String::as_str).unwrap_or("null_move");
     let games: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(20);
     let nodes: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    let mut on = Features::default();
     let mut off = Features::default();
     match feature {
-        "null_move" => off.null_move = false,
-        "late_move_reduction" => off.late_move_reduction = false,
-        "reverse_futility" => off.reverse_futility = false,
-        "late_move_pruning" => off.late_move_pruning = false,
+        "null_move" => (on.null_move, off.null_move) = (true, false),
+        "late_move_reduction" => (on.late_move_reduction, off.late_move_reduction) = (true, false),
+        "reverse_futility" => (on.reverse_futility, off.reverse_futility) = (true, false),
+        "late_move_pruning" => (on.late_move_pruning, off.late_move_pruning) = (true, false),
         other => panic!("unknown feature {other}"),
     }
     let mut a = Searcher::new(16, 1);
+    a.set_features(on);
     let mut b = Searcher::new(16, 1);
     b.set_features(off);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);

@@ -1,14 +1,17 @@
 //! `menhir analyze`: one search for a person at a terminal.
 
 use super::PositionArgs;
+use crate::search::{Limits, Searcher};
 use clap::Args;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// Flags of `menhir analyze`.
 #[derive(Args, Debug, Clone)]
 pub struct AnalyzeArgs {
     #[command(flatten)]
     pub position: PositionArgs,
-    /// Think for this many milliseconds.
+    /// Think for this many milliseconds (the default is 5000 when no depth is given).
     #[arg(long, conflicts_with = "depth")]
     pub movetime: Option<u64>,
     /// Search to this depth.
@@ -20,9 +23,55 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Komi in half flats (added to Black's flat count).
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    pub half_komi: i32,
 }
 
 /// Runs the analysis, printing info lines and the best move.
-pub fn analyze(_args: &AnalyzeArgs) -> Result<(), String> {
-    Err("analyze is not built yet".into())
+pub fn analyze(args: &AnalyzeArgs) -> Result<(), String> {
+    let mut pos = args.position.position()?;
+    if !(-10..=10).contains(&args.half_komi) {
+        return Err(format!(
+            "bad --half-komi: {} is outside -10..10",
+            args.half_komi
+        ));
+    }
+    pos.set_half_komi(args.half_komi);
+    if let Some(result) = pos.result() {
+        return Err(format!("the game is over ({result}): nothing to analyze"));
+    }
+    if args.depth == Some(0) {
+        return Err("bad --depth: must be at least 1".into());
+    }
+    if args.threads == 0 || args.threads > 256 {
+        return Err("bad --threads: must be 1 to 256".into());
+    }
+    let limits = Limits {
+        depth: args.depth,
+        movetime: match (args.movetime, args.depth) {
+            (Some(ms), _) => Some(Duration::from_millis(ms)),
+            (None, None) => Some(Duration::from_millis(5000)),
+            (None, Some(_)) => None,
+        },
+        ..Limits::default()
+    };
+    let mut searcher = Searcher::new(args.hash.max(1), args.threads);
+    let stop = AtomicBool::new(false);
+    let mut last = String::new();
+    let result = searcher.search(&pos, &limits, &stop, &mut |info| {
+        let line = info.to_tei_line();
+        // The final report repeats the last iteration; print it only if it adds something.
+        if line != last {
+            println!("{line}");
+            last = line;
+        }
+    });
+    match result.best_move {
+        Some(mv) => {
+            println!("bestmove {}", mv.to_ptn());
+            Ok(())
+        }
+        None => Err("no legal move".into()),
+    }
 }

@@ -1,11 +1,18 @@
 //! `menhir bench`: a fixed-depth search of built-in positions; prints nodes and speed.
+//!
+//! Each position is searched from a cleared table with one thread by default, so the total
+//! node count is a signature of the search: it changes only when the search does.
 
+use crate::core::Position;
+use crate::search::{Limits, Searcher};
 use clap::Args;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// Flags of `menhir bench`.
 #[derive(Args, Debug, Clone)]
 pub struct BenchArgs {
-    /// Search depth for every position.
+    /// Search depth for every position (default: per size, see `default_depth`).
     #[arg(long)]
     pub depth: Option<u32>,
     /// Worker threads.
@@ -16,7 +23,59 @@ pub struct BenchArgs {
     pub hash: usize,
 }
 
+/// The bench positions: (half komi, TPS), every size from 3 to 8, openings to endgames.
+pub const BENCH_POSITIONS: &[(i32, &str)] = &include!("bench_positions.in");
+
+/// The depth searched on a board of `size` when `--depth` is not given.
+pub fn default_depth(size: usize) -> u32 {
+    match size {
+        3 => 9,
+        4 => 8,
+        5 => 7,
+        _ => 6,
+    }
+}
+
 /// Runs the bench. Last line: `<nodes> nodes <nps> nps`.
-pub fn bench(_args: &BenchArgs) -> Result<(), String> {
-    Err("bench is not built yet".into())
+pub fn bench(args: &BenchArgs) -> Result<(), String> {
+    if args.threads == 0 || args.threads > 256 {
+        return Err("bad --threads: must be 1 to 256".into());
+    }
+    if args.depth == Some(0) {
+        return Err("bad --depth: must be at least 1".into());
+    }
+    let mut searcher = Searcher::new(args.hash.max(1), args.threads);
+    let stop = AtomicBool::new(false);
+    let mut total_nodes = 0u64;
+    let mut total_time = Duration::ZERO;
+    for (i, &(half_komi, tps)) in BENCH_POSITIONS.iter().enumerate() {
+        let mut pos = Position::from_tps(tps).map_err(|e| format!("bench position {i}: {e}"))?;
+        pos.set_half_komi(half_komi);
+        let depth = args.depth.unwrap_or(default_depth(pos.size()));
+        searcher.new_game();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let started = Instant::now();
+        let result = searcher.search(&pos, &limits, &stop, &mut |_| {});
+        let elapsed = started.elapsed();
+        total_nodes += result.info.nodes;
+        total_time += elapsed;
+        println!(
+            "{:>2} {}x{} depth {:>2} score {:>6} nodes {:>9} ms {:>6} best {:<8} {}",
+            i + 1,
+            pos.size(),
+            pos.size(),
+            result.info.depth,
+            result.info.score_cp,
+            result.info.nodes,
+            elapsed.as_millis(),
+            result.best_move.map(|m| m.to_ptn()).unwrap_or_default(),
+            tps
+        );
+    }
+    let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-3)) as u64;
+    println!("{total_nodes} nodes {nps} nps");
+    Ok(())
 }

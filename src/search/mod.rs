@@ -1,11 +1,56 @@
-//! The search: iterative-deepening alpha-beta over the game core.
+//! The search: iterative-deepening alpha-beta over the game core, on `Threads` workers.
 //!
 //! `Searcher` is the facade the protocol and the tools call (as Stockfish's `Engine`): it owns
 //! the transposition table and the worker pool and answers one `search` at a time.
+//!
+//! # Scores
+//! Scores are centi-flats from the side to move's view (one flat on top ≈ 100). The static
+//! evaluation stays within ±[`EVAL_LIMIT`] (9000). A decided game (a road, or the flat ending
+//! with komi) found `n` plies from the root scores `WIN - n` = `10000 - n` for the side that wins
+//! and `-(10000 - n)` for the side that loses, so every score with `|score| > 10000 - MAX_PLY`
+//! (9872) is a forced result, and a faster win scores higher. A draw (flat tie with komi,
+//! repetition) is 0. These values go out unchanged as `score cp`, which stays well within the
+//! range every TEI client parses.
+
+mod alphabeta;
+mod eval;
+mod history;
+mod order;
+mod params;
+mod road;
+mod threads;
+mod time;
+mod tt;
+
+pub use eval::evaluate;
+pub use params::{Features, MAX_PLY};
+pub use road::{find_road_win, placement_wins};
 
 use crate::core::{Move, MoveList, Position};
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use alphabeta::{Shared, Worker};
+use std::fmt::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use time::TimeManager;
+use tt::TranspositionTable;
+
+/// The score of a road (or flat) win on the move that ends the game, before the ply distance
+/// is subtracted.
+pub const WIN: i32 = 10_000;
+/// Static evaluations are clamped to ±`EVAL_LIMIT`, below every win score.
+pub const EVAL_LIMIT: i32 = 9_000;
+
+/// Whether `score` is a forced win for the side whose view it is.
+#[inline]
+pub fn score_is_win(score: i32) -> bool {
+    score > WIN - MAX_PLY as i32
+}
+
+/// Plies to the end of the game for a forced-result score, if it is one.
+pub fn plies_to_result(score: i32) -> Option<u32> {
+    score_is_win(score.abs()).then(|| (WIN - score.abs()) as u32)
+}
 
 /// What bounds a search. Everything absent means "until stopped".
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,6 +75,18 @@ pub struct Limits {
     pub infinite: bool,
 }
 
+impl Limits {
+    /// Whether nothing but `stop` ends the search.
+    fn until_stopped(&self) -> bool {
+        self.infinite
+            || (self.depth.is_none()
+                && self.nodes.is_none()
+                && self.movetime.is_none()
+                && self.wtime.is_none()
+                && self.btime.is_none())
+    }
+}
+
 /// One progress report, from the side to move's point of view.
 #[derive(Clone, Debug, Default)]
 pub struct Info {
@@ -37,7 +94,8 @@ pub struct Info {
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
-    /// Score in centi-flats, side to move's view. Forced wins map to large values.
+    /// Score in centi-flats, side to move's view. Forced wins map to large values (see the
+    /// module documentation: `±(10000 − plies)`).
     pub score_cp: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
@@ -54,6 +112,27 @@ impl Info {
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.time.as_secs_f64().max(1e-3)) as u64
     }
+
+    /// The report as a TEI `info` line (without a trailing newline), PV in canonical PTN.
+    pub fn to_tei_line(&self) -> String {
+        let mut line = format!(
+            "info depth {} seldepth {} score cp {} nodes {} nps {} time {} hashfull {}",
+            self.depth,
+            self.seldepth,
+            self.score_cp,
+            self.nodes,
+            self.nps(),
+            self.time.as_millis(),
+            self.hashfull
+        );
+        if !self.pv.is_empty() {
+            line.push_str(" pv");
+            for mv in &self.pv {
+                let _ = write!(line, " {}", mv.to_ptn());
+            }
+        }
+        line
+    }
 }
 
 /// The outcome of a search.
@@ -69,50 +148,171 @@ pub struct SearchResult {
 pub struct Searcher {
     hash_mb: usize,
     threads: usize,
+    tt: TranspositionTable,
+    workers: Vec<Worker>,
+    pool: rayon::ThreadPool,
+    features: Features,
+}
+
+fn build_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.saturating_sub(1).max(1))
+        .thread_name(|i| format!("menhir-helper-{i}"))
+        .build()
+        .expect("the search thread pool starts")
 }
 
 impl Searcher {
     /// A searcher with a table of `hash_mb` megabytes and `threads` workers.
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
-        Searcher { hash_mb, threads }
+        let threads = threads.max(1);
+        Searcher {
+            hash_mb,
+            threads,
+            tt: TranspositionTable::new(hash_mb),
+            workers: (0..threads).map(Worker::new).collect(),
+            pool: build_pool(threads),
+            features: Features::default(),
+        }
     }
 
     /// Resizes (and clears) the transposition table.
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
         self.hash_mb = hash_mb;
+        self.tt = TranspositionTable::new(hash_mb);
     }
 
     /// Changes the number of worker threads.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        let threads = threads.max(1);
+        if threads != self.threads {
+            self.threads = threads;
+            self.workers = (0..threads).map(Worker::new).collect();
+            self.pool = build_pool(threads);
+        }
+    }
+
+    /// The table size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.hash_mb
+    }
+
+    /// The number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Switches pruning rules on or off (for A/B self-play; all on by default).
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
     }
 
     /// Forgets everything learned (a new game).
-    pub fn new_game(&mut self) {}
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        for w in &mut self.workers {
+            w.history.clear();
+        }
+    }
 
-    /// Searches `pos` within `limits`, until `stop` is raised, reporting each iteration to
-    /// `on_info`. A final report is made for the returned result.
+    /// Searches `pos` within `limits`, until `stop` is raised, reporting each completed
+    /// iteration to `on_info`, then once more for the returned result (nodes and time final).
+    /// A legal move is returned whenever one exists, even if `stop` is raised at once.
     pub fn search(
         &mut self,
         pos: &Position,
-        _limits: &Limits,
-        _stop: &AtomicBool,
+        limits: &Limits,
+        stop: &AtomicBool,
         on_info: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        // Placeholder until the alpha-beta lands: the first legal move.
-        let mut moves = MoveList::new();
-        if pos.result().is_none() {
-            pos.generate_moves(&mut moves);
+        let started = Instant::now();
+        if pos.result().is_some() {
+            let info = Info::default();
+            on_info(&info);
+            return SearchResult {
+                best_move: None,
+                info,
+            };
         }
-        let info = Info {
-            depth: 1,
-            pv: moves.first().copied().into_iter().collect(),
-            ..Info::default()
+        let time = TimeManager::new(limits, pos.to_move(), started);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 8)
+            .clamp(1, MAX_PLY as u32 - 8);
+        let done = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let helper_best = Mutex::new((0, 0, Vec::new()));
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            stop,
+            done: &done,
+            nodes: &nodes,
+            node_limit: limits.nodes,
+            hard_deadline: time.hard_deadline(),
+            features: self.features,
+            helper_best: &helper_best,
         };
-        on_info(&info);
-        SearchResult {
-            best_move: moves.first().copied(),
-            info,
+        for w in &mut self.workers {
+            w.prepare(pos);
         }
+        let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
+        let tt = &self.tt;
+        let mut report = |w: &mut Worker, depth: u32, score: i32, started: Instant| {
+            w.publish_nodes(&shared);
+            let info = Info {
+                depth,
+                seldepth: w.seldepth as u32,
+                score_cp: score,
+                nodes: shared.nodes.load(Relaxed),
+                time: started.elapsed(),
+                hashfull: tt.hashfull(),
+                pv: w.pv().to_vec(),
+            };
+            on_info(&info);
+            info
+        };
+        let outcome = self.pool.in_place_scope(|scope| {
+            for helper in helpers.iter_mut() {
+                let shared = &shared;
+                scope.spawn(move |_| threads::iterate_helper(helper, shared, max_depth));
+            }
+            let outcome =
+                threads::iterate_main(main, &shared, max_depth, &time, started, &mut report);
+            if limits.until_stopped() {
+                // Infinite analysis: the answer waits for `stop`.
+                while !stop.load(Relaxed) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            done.store(true, Relaxed);
+            outcome
+        });
+        main.publish_nodes(&shared);
+        let mut best_move = outcome.best_move;
+        let mut info = outcome.info;
+        // Lazy SMP: a helper that completed a deeper iteration than the main worker wins.
+        let (depth, score, pv) = helper_best.into_inner().unwrap_or_else(|e| e.into_inner());
+        if depth > info.depth && !pv.is_empty() {
+            best_move = pv.first().copied();
+            info.depth = depth;
+            info.score_cp = score;
+            info.pv = pv;
+        }
+        if best_move.is_none() {
+            // Nothing completed at all (cannot happen once depth 1 has a root move): any legal
+            // move beats none.
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            best_move = moves.first().copied();
+        }
+        info.nodes = nodes.load(Relaxed);
+        info.time = started.elapsed();
+        info.hashfull = self.tt.hashfull();
+        if info.pv.first() != best_move.as_ref() {
+            info.pv = best_move.into_iter().collect();
+        }
+        on_info(&info);
+        SearchResult { best_move, info }
     }
 }

@@ -1,0 +1,501 @@
+//! The main search of one worker: negamax with principal-variation search, in numbered steps.
+//!
+//! Every node first asks whether the game is over, then whether the side to move has a road in
+//! one (it takes it). At the horizon a side facing a road in one ("Tak") keeps searching a
+//! couple of plies so it sees whether it can block. The worker owns its position, per-ply move
+//! buffers, history and PV table; it shares only the transposition table and the stop flags.
+
+use super::eval::evaluate;
+use super::history::History;
+use super::order::MovePicker;
+use super::params::*;
+use super::road::{find_road_win, opponent_threatens, placement_wins};
+use super::tt::{Bound, TranspositionTable};
+use super::{score_is_win, Features, WIN};
+use crate::core::{Bitboard, GameResult, Move, MoveList, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// What every worker of one search shares.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Raised by the caller (`stop`).
+    pub stop: &'a AtomicBool,
+    /// Raised by the main worker when it is done.
+    pub done: &'a AtomicBool,
+    /// Nodes of all workers, published every `POLL_INTERVAL` nodes.
+    pub nodes: &'a AtomicU64,
+    /// Node limit for the whole search.
+    pub node_limit: Option<u64>,
+    /// The main worker stops here.
+    pub hard_deadline: Option<Instant>,
+    /// Pruning switches.
+    pub features: Features,
+    /// The deepest iteration a helper completed (depth, score, PV).
+    pub helper_best: &'a Mutex<(u32, i32, Vec<Move>)>,
+}
+
+/// Per-ply scratch space, allocated once.
+struct Frame {
+    moves: MoveList,
+    keys: Vec<u64>,
+}
+
+/// One search thread's state.
+pub struct Worker {
+    /// Worker index; 0 is the main worker.
+    pub id: usize,
+    /// The position being searched (moves are made and unmade on it).
+    pub pos: Position,
+    frames: Vec<Frame>,
+    /// Move-ordering memory.
+    pub history: History,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    reductions: [[u8; 64]; 64],
+    /// Nodes searched in the current search.
+    pub nodes: u64,
+    unpublished: u64,
+    /// Deepest ply reached in the current search.
+    pub seldepth: usize,
+    /// Set once the search must unwind; results after that are discarded.
+    pub aborted: bool,
+    /// Whether aborting is allowed yet (not before one root move has a score).
+    pub may_abort: bool,
+    /// Best root move of the current iteration so far, with its score (it raised alpha).
+    pub root_best: Option<(Move, i32)>,
+    /// The first root move searched in the current iteration, whatever its score.
+    pub root_fallback: Option<Move>,
+}
+
+impl Worker {
+    /// A worker for thread `id`, its buffers allocated now.
+    pub fn new(id: usize) -> Worker {
+        let mut reductions = [[0u8; 64]; 64];
+        for (d, row) in reductions.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let value = (d as f64).ln() * (m as f64).ln() / LATE_MOVE_REDUCTION_DIVISOR;
+                *r = value.max(0.0) as u8;
+            }
+        }
+        Worker {
+            id,
+            pos: Position::start(5).expect("size 5 exists"),
+            frames: (0..MAX_PLY + 2)
+                .map(|_| Frame {
+                    moves: MoveList::new(),
+                    keys: Vec::with_capacity(512),
+                })
+                .collect(),
+            history: History::default(),
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            reductions,
+            nodes: 0,
+            unpublished: 0,
+            seldepth: 0,
+            aborted: false,
+            may_abort: false,
+            root_best: None,
+            root_fallback: None,
+        }
+    }
+
+    /// Resets the counters for a new search from `pos`.
+    pub fn prepare(&mut self, pos: &Position) {
+        self.pos.clone_from(pos);
+        self.nodes = 0;
+        self.unpublished = 0;
+        self.seldepth = 0;
+        self.aborted = false;
+        self.history.clear_killers();
+    }
+
+    /// The principal variation of the last root search.
+    pub fn pv(&self) -> &[Move] {
+        &self.pv[0][..self.pv_len[0]]
+    }
+
+    /// Publishes the nodes not yet added to the shared count.
+    pub fn publish_nodes(&mut self, shared: &Shared) {
+        shared.nodes.fetch_add(self.unpublished, Relaxed);
+        self.unpublished = 0;
+    }
+
+    /// Polls limits; sets `aborted` when the search must unwind.
+    #[inline]
+    fn check_limits(&mut self, shared: &Shared) {
+        if let Some(limit) = shared.node_limit {
+            if shared.nodes.load(Relaxed) + self.unpublished >= limit && self.may_abort {
+                self.aborted = true;
+                shared.done.store(true, Relaxed);
+                return;
+            }
+        }
+        if self.unpublished >= POLL_INTERVAL {
+            self.publish_nodes(shared);
+            if !self.may_abort {
+                return;
+            }
+            if shared.stop.load(Relaxed) || shared.done.load(Relaxed) {
+                self.aborted = true;
+            } else if self.id == 0 {
+                if let Some(deadline) = shared.hard_deadline {
+                    if Instant::now() >= deadline {
+                        self.aborted = true;
+                        shared.done.store(true, Relaxed);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The score of a finished game for the side to move at `ply`.
+    fn result_score(&self, result: GameResult, ply: usize) -> i32 {
+        match result.winner() {
+            None => 0,
+            Some(c) if c == self.pos.to_move() => WIN - ply as i32,
+            Some(_) => -(WIN - ply as i32),
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][ply] = mv;
+        head[ply][ply + 1..child_len].copy_from_slice(&tail[0][ply + 1..child_len]);
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Searches the current position to `depth` within (`alpha`, `beta`).
+    pub fn negamax<const PV: bool>(
+        &mut self,
+        shared: &Shared,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        allow_null: bool,
+    ) -> i32 {
+        // Step 1. Bookkeeping: count the node, poll the limits, reset this ply's PV.
+        self.nodes += 1;
+        self.unpublished += 1;
+        self.check_limits(shared);
+        if self.aborted {
+            return 0;
+        }
+        self.pv_len[ply] = ply;
+        self.seldepth = self.seldepth.max(ply);
+        let root = ply == 0;
+
+        // Step 2. Game over (~decisive: roads and flat endings are exact, with komi), and
+        // repetition, which scores as a draw: a position seen before in this line can be forced
+        // again, so the side that repeats can at least hold it.
+        if !root {
+            if let Some(result) = self.pos.result() {
+                return self.result_score(result, ply);
+            }
+            if self.pos.repetitions() > 0 {
+                return 0;
+            }
+            if ply >= MAX_PLY - 1 {
+                return evaluate(&self.pos);
+            }
+        }
+
+        // Step 3. Road in one: the side to move takes it. Exact, so no depth is needed.
+        if let Some(mv) = find_road_win(&self.pos) {
+            if root {
+                self.root_best = Some((mv, WIN - 1));
+            }
+            self.update_pv_leaf(ply, mv);
+            return WIN - (ply as i32 + 1);
+        }
+
+        // Step 4. Win-distance pruning: no line from here beats a road on the next move.
+        if !root {
+            alpha = alpha.max(-(WIN - ply as i32 - 2));
+            beta = beta.min(WIN - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 5. Horizon: static evaluation, unless the opponent threatens a road.
+        if depth <= 0 {
+            return self.horizon(shared, depth, ply, alpha, beta);
+        }
+
+        // Step 6. Transposition table: cut at non-PV nodes with a deep enough bound.
+        let hash = self.pos.hash();
+        let hit = shared.tt.probe(hash, ply);
+        let table_move = hit.map_or(Move::NULL, |h| h.mv);
+        if let Some(h) = hit {
+            if !PV
+                && h.depth >= depth
+                && match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => h.score >= beta,
+                    Bound::Upper => h.score <= alpha,
+                }
+            {
+                return h.score;
+            }
+        }
+
+        // Step 7. Static evaluation and the opponent's road threat, found lazily: pruning
+        // below is only safe when the opponent has no road in one.
+        let static_eval = evaluate(&self.pos);
+        let mut threatened: Option<bool> = None;
+
+        // Step 8. Reverse futility: far above beta near the horizon, a quiet position stays
+        // above it. Safe only without a road threat against us.
+        if shared.features.reverse_futility
+            && !PV
+            && depth <= REVERSE_FUTILITY_DEPTH
+            && !score_is_win(beta.abs())
+            && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+            && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
+        {
+            return static_eval;
+        }
+
+        // Step 9. Null move: if passing still fails high, a real move will too. Tak has no
+        // zugzwang until reserves or empty squares run low, hence the guard; a road threat of
+        // the opponent makes passing lose at once, so that is checked first.
+        let me = self.pos.to_move();
+        if shared.features.null_move
+            && !PV
+            && allow_null
+            && depth >= NULL_MOVE_DEPTH
+            && static_eval >= beta
+            && !score_is_win(beta.abs())
+            && self.pos.stones(me) >= NULL_MOVE_MIN_STONES
+            && self.pos.empty().count() >= NULL_MOVE_MIN_EMPTY
+            && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
+        {
+            let reduction = NULL_MOVE_REDUCTION + depth / 4;
+            self.pos.do_null_move();
+            let score = -self.negamax::<false>(
+                shared,
+                depth - 1 - reduction,
+                ply + 1,
+                -beta,
+                -beta + 1,
+                false,
+            );
+            self.pos.undo_null_move();
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                return if score_is_win(score) { beta } else { score };
+            }
+        }
+
+        // Step 10. The moves, best guess first. PVS: the first move gets the full window, the
+        // others a null window and a re-search if they beat alpha. Late-move reductions cut the
+        // depth of late quiet moves and re-search at full depth if they beat alpha.
+        let hot = if threatened == Some(true) {
+            self.pos.do_null_move();
+            let squares = placement_wins(&self.pos, !me);
+            self.pos.undo_null_move();
+            squares
+        } else {
+            Bitboard::EMPTY
+        };
+        let mut frame_moves = std::mem::take(&mut self.frames[ply].moves);
+        let mut frame_keys = std::mem::take(&mut self.frames[ply].keys);
+        let mut picker = MovePicker::new(table_move, self.history.killers(ply), hot);
+        let original_alpha = alpha;
+        let mut best_score = -WIN;
+        let mut best_move = Move::NULL;
+        let mut searched = 0usize;
+        let mut tried = [Move::NULL; 32];
+        while let Some(mv) =
+            picker.next(&self.pos, &mut frame_moves, &mut frame_keys, &self.history)
+        {
+            // Late-move pruning: near the horizon, moves this far down the order rarely
+            // matter (most are walls and long spreads). Not under a road threat, where the
+            // one blocking move may come late, nor in a lost or won window.
+            if shared.features.late_move_pruning
+                && !PV
+                && depth <= LATE_MOVE_PRUNING_DEPTH
+                && searched
+                    >= LATE_MOVE_PRUNING_BASE + LATE_MOVE_PRUNING_FACTOR * (depth * depth) as usize
+                && picker.stage() == super::order::Stage::Rest
+                && !score_is_win(alpha.abs())
+                && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
+            {
+                break;
+            }
+            searched += 1;
+            let undo = self.pos.do_move(mv);
+            let mut score;
+            if searched == 1 {
+                score = -self.negamax::<PV>(shared, depth - 1, ply + 1, -beta, -alpha, true);
+            } else {
+                // Moves that make a road threat ("Tak") and moves played while facing one are
+                // the tactics of Tak: they keep their full depth.
+                let reduction = if shared.features.late_move_reduction
+                    && depth >= LATE_MOVE_REDUCTION_DEPTH
+                    && searched > LATE_MOVE_REDUCTION_MOVES + PV as usize * 2
+                    && picker.stage() == super::order::Stage::Rest
+                    && threatened != Some(true)
+                    && placement_wins(&self.pos, me).is_empty()
+                {
+                    let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32;
+                    (r - PV as i32).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                score = -self.negamax::<false>(
+                    shared,
+                    depth - 1 - reduction,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax::<false>(
+                        shared,
+                        depth - 1,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        true,
+                    );
+                }
+                if PV && score > alpha && score < beta {
+                    score = -self.negamax::<true>(shared, depth - 1, ply + 1, -beta, -alpha, true);
+                }
+            }
+            self.pos.undo_move(mv, undo);
+            if self.aborted {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if root {
+                        self.root_best = Some((mv, score));
+                        self.may_abort = true;
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+            if root && searched == 1 {
+                // A fail-low first move still gives a legal move to fall back on.
+                self.root_fallback = Some(mv);
+                self.may_abort = true;
+            }
+            if searched <= tried.len() {
+                tried[searched - 1] = mv;
+            }
+        }
+        self.frames[ply].moves = frame_moves;
+        self.frames[ply].keys = frame_keys;
+        if self.aborted {
+            return 0;
+        }
+
+        // Step 11. No move at all: only possible with empty reserves, which ended the game
+        // already; score it as a draw to be safe.
+        if searched == 0 {
+            return 0;
+        }
+
+        // Step 12. Remember: killers and history for a quiet cutoff, and the table entry.
+        if best_score >= beta {
+            let bonus = (depth * depth).min(400) * 16;
+            self.history.add_killer(ply, best_move);
+            self.history.update(me, best_move, bonus);
+            for &mv in &tried[..(searched - 1).min(tried.len())] {
+                if mv != best_move {
+                    self.history.update(me, mv, -bonus);
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_move = if bound == Bound::Upper {
+            table_move
+        } else {
+            best_move
+        };
+        shared
+            .tt
+            .store(hash, stored_move, best_score, depth, bound, ply);
+        best_score
+    }
+
+    fn update_pv_leaf(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        self.pv_len[ply] = ply + 1;
+    }
+
+    /// Step 5 in full. At the horizon the evaluation stands, unless the opponent has a road in
+    /// one: then the side to move must find a block within `TAK_EXTENSION_PLIES` extra plies,
+    /// and only moves that stop the road matter (the others lose at the next node's Step 3).
+    fn horizon(
+        &mut self,
+        shared: &Shared,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let stand = evaluate(&self.pos);
+        if depth <= -TAK_EXTENSION_PLIES || ply >= MAX_PLY - 2 || !opponent_threatens(&mut self.pos)
+        {
+            return stand;
+        }
+        let me = self.pos.to_move();
+        self.pos.do_null_move();
+        let hot = placement_wins(&self.pos, !me);
+        self.pos.undo_null_move();
+        let mut frame_moves = std::mem::take(&mut self.frames[ply].moves);
+        let mut frame_keys = std::mem::take(&mut self.frames[ply].keys);
+        let mut picker = MovePicker::new(Move::NULL, [Move::NULL; 2], hot);
+        let mut best = -WIN;
+        while let Some(mv) =
+            picker.next(&self.pos, &mut frame_moves, &mut frame_keys, &self.history)
+        {
+            let undo = self.pos.do_move(mv);
+            let score = -self.negamax::<false>(shared, depth - 1, ply + 1, -beta, -alpha, true);
+            self.pos.undo_move(mv, undo);
+            if self.aborted {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.frames[ply].moves = frame_moves;
+        self.frames[ply].keys = frame_keys;
+        if self.aborted {
+            return 0;
+        }
+        best
+    }
+}

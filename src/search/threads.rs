@@ -1,0 +1,137 @@
+//! Lazy SMP: the main worker runs iterative deepening on the calling thread, reports, watches
+//! the clock and raises `done`; helpers on the rayon pool search the same root with their own
+//! position and history, sharing only the transposition table, so their work fills the table
+//! the main worker reads. Odd helpers search one ply deeper than their iteration number, so
+//! the threads do not all walk the same tree in the same order.
+
+use super::alphabeta::{Shared, Worker};
+use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
+use super::time::TimeManager;
+use super::{score_is_win, Info, WIN};
+use crate::core::Move;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
+
+/// One root search at `depth`, with an aspiration window around `previous` from
+/// `ASPIRATION_DEPTH` on; the window doubles on the failing side until the score fits.
+pub fn aspiration(worker: &mut Worker, shared: &Shared, depth: i32, previous: i32) -> i32 {
+    let mut delta = ASPIRATION_WINDOW;
+    let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !score_is_win(previous.abs()) {
+        (previous - delta, previous + delta)
+    } else {
+        (-WIN, WIN)
+    };
+    loop {
+        let score = worker.negamax::<true>(shared, depth, 0, alpha, beta, false);
+        if worker.aborted {
+            return score;
+        }
+        if score <= alpha && alpha > -WIN {
+            beta = (alpha + beta) / 2;
+            alpha = (score - delta).max(-WIN);
+        } else if score >= beta && beta < WIN {
+            beta = (score + delta).min(WIN);
+        } else {
+            return score;
+        }
+        delta *= 2;
+        if delta > 1000 {
+            alpha = -WIN;
+            beta = WIN;
+        }
+    }
+}
+
+/// What the main worker hands back.
+pub struct MainOutcome {
+    /// The move to play.
+    pub best_move: Option<Move>,
+    /// The report of the last completed iteration.
+    pub info: Info,
+}
+
+/// The main worker's iterative deepening: reports each completed depth through `report`,
+/// stops on the soft budget (scaled by best-move stability), on a proven result when timed,
+/// or at `max_depth`.
+pub fn iterate_main(
+    worker: &mut Worker,
+    shared: &Shared,
+    max_depth: u32,
+    time: &TimeManager,
+    started: Instant,
+    report: &mut dyn FnMut(&mut Worker, u32, i32, Instant) -> Info,
+) -> MainOutcome {
+    worker.may_abort = false;
+    let mut best_move: Option<Move> = None;
+    let mut info = Info::default();
+    let mut score = 0;
+    let mut stable_iterations = 0;
+    for depth in 1..=max_depth {
+        worker.root_best = None;
+        worker.root_fallback = None;
+        let value = aspiration(worker, shared, depth as i32, score);
+        if worker.aborted {
+            // A move that raised alpha in the unfinished iteration was searched deeper than
+            // the last completed best move, and scored above the window's floor.
+            if let Some((mv, _)) = worker.root_best {
+                best_move = Some(mv);
+            } else if best_move.is_none() {
+                best_move = worker.root_fallback;
+            }
+            break;
+        }
+        score = value;
+        let mv = worker
+            .pv()
+            .first()
+            .copied()
+            .or(worker.root_best.map(|b| b.0));
+        if mv == best_move {
+            stable_iterations += 1;
+        } else {
+            stable_iterations = 0;
+        }
+        best_move = mv.or(best_move);
+        info = report(worker, depth, score, started);
+        let scale = match stable_iterations {
+            0 => 1.6,
+            1..=2 => 1.0,
+            _ => 0.6,
+        };
+        if time.is_timed() && (time.soft_exceeded(scale) || score_is_win(score.abs())) {
+            break;
+        }
+        if shared.stop.load(Relaxed) {
+            break;
+        }
+    }
+    MainOutcome { best_move, info }
+}
+
+/// A helper's iterative deepening: no reports, no clock; it ends when `done` or `stop` rises.
+/// Each completed iteration deeper than any other helper's is published in `helper_best`,
+/// and a helper that completes the last depth ends the search (its result is as good as the
+/// main worker's would be, and there sooner).
+pub fn iterate_helper(worker: &mut Worker, shared: &Shared, max_depth: u32) {
+    worker.may_abort = true;
+    let mut score = 0;
+    for iteration in 1..=max_depth {
+        let depth = (iteration + (worker.id as u32 & 1)).min(max_depth);
+        let value = aspiration(worker, shared, depth as i32, score);
+        if worker.aborted {
+            break;
+        }
+        score = value;
+        if !worker.pv().is_empty() {
+            let mut best = shared.helper_best.lock().unwrap_or_else(|e| e.into_inner());
+            if depth > best.0 {
+                *best = (depth, score, worker.pv().to_vec());
+            }
+        }
+        if depth == max_depth {
+            shared.done.store(true, Relaxed);
+            break;
+        }
+    }
+    worker.publish_nodes(shared);
+}

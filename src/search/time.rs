@@ -1,0 +1,153 @@
+//! Time management: a soft budget checked between iterations and a hard one inside the search.
+//!
+//! `movetime` is used nearly fully (soft = hard = movetime minus a small margin for process and
+//! pipe delay). With a clock, the soft budget is a share of the remaining time plus most of the
+//! increment, stretched when the best move keeps changing and shrunk when it is stable; the
+//! hard budget caps any one move at a fraction of the clock, so a game is never lost on time.
+
+use super::Limits;
+use crate::core::Color;
+use std::time::{Duration, Instant};
+
+/// Kept back from every budget for process start-up, pipes and the GUI.
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// Moves the remaining clock is shared over when `movestogo` is not given.
+pub const DEFAULT_MOVES_TO_GO: u32 = 24;
+/// The hard budget is at most this many soft budgets.
+pub const HARD_OVER_SOFT: u32 = 4;
+
+/// The budgets of one search.
+#[derive(Clone, Copy, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    /// `movetime`: the budget is not scaled by stability.
+    fixed: bool,
+}
+
+fn movetime_margin(movetime: Duration) -> Duration {
+    (movetime / 20).clamp(Duration::from_millis(2), MOVE_OVERHEAD)
+}
+
+impl TimeManager {
+    /// The budgets for `limits` with `side` to move, counted from `start`.
+    pub fn new(limits: &Limits, side: Color, start: Instant) -> TimeManager {
+        let none = TimeManager {
+            start,
+            soft: None,
+            hard: None,
+            fixed: false,
+        };
+        if limits.infinite {
+            return none;
+        }
+        if let Some(movetime) = limits.movetime {
+            let budget = movetime.saturating_sub(movetime_margin(movetime));
+            return TimeManager {
+                start,
+                soft: Some(budget),
+                hard: Some(budget),
+                fixed: true,
+            };
+        }
+        let (time, inc) = match side {
+            Color::White => (limits.wtime, limits.winc),
+            Color::Black => (limits.btime, limits.binc),
+        };
+        let Some(time) = time else {
+            return none;
+        };
+        let inc = inc.unwrap_or_default();
+        // Keep the overhead, but never more than a tenth of a short clock.
+        let usable = time.saturating_sub(MOVE_OVERHEAD.min(time / 10));
+        let moves_to_go = limits
+            .movestogo
+            .unwrap_or(DEFAULT_MOVES_TO_GO)
+            .clamp(1, 100);
+        let ideal = usable / moves_to_go + inc * 3 / 4;
+        let cap = if moves_to_go == 1 {
+            usable * 4 / 5
+        } else {
+            usable / 3
+        };
+        let hard = (ideal * HARD_OVER_SOFT)
+            .min(cap)
+            .max(Duration::from_millis(1));
+        let soft = ideal.min(hard);
+        TimeManager {
+            start,
+            soft: Some(soft),
+            hard: Some(hard),
+            fixed: false,
+        }
+    }
+
+    /// When the search must stop, if ever.
+    pub fn hard_deadline(&self) -> Option<Instant> {
+        self.hard.map(|h| self.start + h)
+    }
+
+    /// Whether to start no new iteration. `scale` stretches the soft budget (above 1 when the
+    /// best move just changed, below 1 when it has been stable).
+    pub fn soft_exceeded(&self, scale: f64) -> bool {
+        match (self.soft, self.hard) {
+            (Some(soft), Some(hard)) => {
+                let elapsed = self.start.elapsed();
+                let scale = if self.fixed { 1.0 } else { scale };
+                elapsed >= hard || elapsed.as_secs_f64() >= soft.as_secs_f64() * scale
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the search stops on its own (a clock or movetime was given).
+    pub fn is_timed(&self) -> bool {
+        self.hard.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetime_is_used_nearly_fully_never_exceeded() {
+        let limits = Limits {
+            movetime: Some(Duration::from_millis(1000)),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Color::White, Instant::now());
+        let hard = tm.hard.unwrap();
+        assert!(hard < Duration::from_millis(1000) && hard >= Duration::from_millis(960));
+    }
+
+    #[test]
+    fn clock_budgets_stay_inside_the_clock() {
+        for ms in [5u64, 50, 300, 2_000, 60_000] {
+            for inc in [0u64, 100, 2_000] {
+                let limits = Limits {
+                    btime: Some(Duration::from_millis(ms)),
+                    binc: Some(Duration::from_millis(inc)),
+                    ..Limits::default()
+                };
+                let tm = TimeManager::new(&limits, Color::Black, Instant::now());
+                let (soft, hard) = (tm.soft.unwrap(), tm.hard.unwrap());
+                assert!(soft <= hard, "{ms} {inc}");
+                assert!(
+                    hard <= Duration::from_millis(ms).max(Duration::from_millis(1)),
+                    "{ms}"
+                );
+                assert!(hard <= Duration::from_millis(ms / 2).max(Duration::from_millis(1)));
+            }
+        }
+        // White's clock is not Black's.
+        let limits = Limits {
+            btime: Some(Duration::from_millis(1000)),
+            ..Limits::default()
+        };
+        assert!(TimeManager::new(&limits, Color::White, Instant::now())
+            .hard
+            .is_none());
+    }
+}

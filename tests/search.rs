@@ -1,0 +1,191 @@
+//! Search behaviour through the public API: determinism, stopping, time limits, threads, and the
+//! `bench` / `analyze` tools through the built binary.
+//! Run: `cargo test --release --test search`.
+
+use menhir::core::Position;
+use menhir::search::{Limits, Searcher};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+fn midgame() -> Position {
+    Position::from_tps(
+        "x2,1,x3/x,1,1,2,x2/x2,1,2,21,221C/x,111112C,2,112112,x2/x2,2,x,1,1/x,1,2,2S,x2 1 28",
+    )
+    .unwrap()
+}
+
+#[test]
+fn one_thread_with_a_node_or_depth_limit_is_deterministic() {
+    for limits in [
+        Limits {
+            nodes: Some(30_000),
+            ..Limits::default()
+        },
+        Limits {
+            depth: Some(4),
+            ..Limits::default()
+        },
+    ] {
+        let stop = AtomicBool::new(false);
+        let run = || {
+            let mut searcher = Searcher::new(8, 1);
+            let r = searcher.search(&midgame(), &limits, &stop, &mut |_| {});
+            (r.best_move, r.info.nodes, r.info.score_cp, r.info.pv)
+        };
+        let first = run();
+        assert_eq!(first, run());
+        assert!(first.0.is_some());
+        if let Some(nodes) = limits.nodes {
+            // The node limit is exact for one thread.
+            assert!(first.1 <= nodes + 1 && first.1 >= nodes / 2, "{}", first.1);
+        }
+    }
+}
+
+#[test]
+fn stop_raised_before_the_search_still_gives_a_legal_move() {
+    for size in 3..=8 {
+        let pos = Position::start(size).unwrap();
+        let stop = AtomicBool::new(true);
+        let mut searcher = Searcher::new(1, 1);
+        let started = Instant::now();
+        let r = searcher.search(&pos, &Limits::default(), &stop, &mut |_| {});
+        assert!(started.elapsed() < Duration::from_millis(200));
+        let mv = r.best_move.expect("a move");
+        assert!(pos.is_legal(mv), "{size}");
+    }
+}
+
+#[test]
+fn stop_ends_an_infinite_search_promptly() {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(8, 2);
+    let pos = midgame();
+    let mut reports = 0;
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(300));
+            stop.store(true, Ordering::Relaxed);
+        });
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let r = searcher.search(&pos, &limits, &stop, &mut |_| reports += 1);
+        assert!(pos.is_legal(r.best_move.unwrap()));
+    });
+    assert!(reports >= 2);
+}
+
+#[test]
+fn movetime_is_used_but_not_exceeded() {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(8, 1);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(400)),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let r = searcher.search(&Position::start(6).unwrap(), &limits, &stop, &mut |_| {});
+    let elapsed = started.elapsed();
+    assert!(elapsed <= Duration::from_millis(400), "{elapsed:?}");
+    assert!(elapsed >= Duration::from_millis(300), "{elapsed:?}");
+    assert!(r.best_move.is_some());
+}
+
+#[test]
+fn a_tiny_clock_is_not_overrun() {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(8, 2);
+    let limits = Limits {
+        wtime: Some(Duration::from_millis(60)),
+        btime: Some(Duration::from_millis(60)),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let r = searcher.search(&midgame(), &limits, &stop, &mut |_| {});
+    assert!(started.elapsed() < Duration::from_millis(60));
+    assert!(r.best_move.is_some());
+}
+
+#[test]
+fn finished_games_have_no_best_move() {
+    let pos = Position::from_tps("1,1,1/x3/2,2,x 2 3").unwrap();
+    let stop = AtomicBool::new(false);
+    let r = Searcher::new(1, 1).search(&pos, &Limits::default(), &stop, &mut |_| {});
+    assert_eq!(r.best_move, None);
+}
+
+#[test]
+fn two_threads_agree_on_a_forced_win() {
+    // White's fork at b1 wins in 3 plies; every thread count must see it.
+    let pos = Position::from_tps("x,1,2,2,2/x,1,x,x,x/x,1,x,x,x/x5/x,x,1,1,1 1 10").unwrap();
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(5),
+        ..Limits::default()
+    };
+    let r = Searcher::new(8, 2).search(&pos, &limits, &stop, &mut |_| {});
+    assert_eq!(r.info.score_cp, menhir::search::WIN - 3);
+}
+
+#[test]
+fn bench_prints_a_deterministic_signature_last() {
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_menhir"))
+            .args(["bench", "--depth", "3"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        let last = text.lines().last().unwrap().to_string();
+        let fields: Vec<&str> = last.split(' ').collect();
+        assert_eq!(fields.len(), 4, "{last}");
+        assert_eq!((fields[1], fields[3]), ("nodes", "nps"));
+        assert!(fields[0].parse::<u64>().unwrap() > 1000);
+        fields[0].to_string()
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn analyze_prints_info_and_bestmove_and_rejects_bad_input() {
+    let out = Command::new(env!("CARGO_BIN_EXE_menhir"))
+        .args(["analyze", "--size", "5", "--moves", "a1 e5", "--depth", "3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("info depth 3 ") && l.contains(" score cp ")));
+    let best = lines
+        .last()
+        .unwrap()
+        .strip_prefix("bestmove ")
+        .expect("bestmove last");
+    let mut pos = Position::start(5).unwrap();
+    for m in ["a1", "e5"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.do_move(mv);
+    }
+    assert!(pos.parse_move(best).is_ok(), "{best}");
+
+    for bad in [
+        vec!["analyze", "--tps", "nonsense", "--depth", "2"],
+        vec!["analyze", "--size", "9", "--depth", "2"],
+        vec!["analyze", "--moves", "a1 a1", "--depth", "2"],
+        vec!["analyze", "--tps", "1,1,1/x3/2,2,x 2 3", "--depth", "2"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_menhir"))
+            .args(&bad)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{bad:?}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
+    }
+}

@@ -178,8 +178,10 @@ impl Searcher {
 
     /// Resizes (and clears) the transposition table.
     pub fn set_hash_mb(&mut self, hash_mb: usize) {
-        self.hash_mb = hash_mb;
+        // Free the old table first: both at once may not fit.
+        self.tt = TranspositionTable::new(1);
         self.tt = TranspositionTable::new(hash_mb);
+        self.hash_mb = hash_mb;
     }
 
     /// Changes the number of worker threads.
@@ -209,7 +211,9 @@ impl Searcher {
 
     /// Forgets everything learned (a new game).
     pub fn new_game(&mut self) {
-        self.tt.clear();
+        // A fresh zeroed table instead of writing zeros over the old one: instant, and a
+        // large Hash commits memory only as the search fills it.
+        self.set_hash_mb(self.hash_mb);
         for w in &mut self.workers {
             w.history.clear();
         }

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 /// Kept back from every budget for process start-up, pipes and the GUI.
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// Never spent from a clock (tournament managers time the pipe round trip too).
+pub const CLOCK_RESERVE: Duration = Duration::from_millis(60);
 /// Moves the remaining clock is shared over when `movestogo` is not given.
 pub const DEFAULT_MOVES_TO_GO: u32 = 24;
 /// The hard budget is at most this many soft budgets.
@@ -59,8 +61,10 @@ impl TimeManager {
             return none;
         };
         let inc = inc.unwrap_or_default();
-        // Keep the overhead, but never more than a tenth of a short clock.
-        let usable = time.saturating_sub(MOVE_OVERHEAD.min(time / 10));
+        // A fixed reserve is never spent: with a short clock and a small increment the clock
+        // settles near `reserve + 6 × increment`, and a reserve that shrank with the clock
+        // would leave a few milliseconds against scheduling and pipe delays.
+        let usable = time.saturating_sub(CLOCK_RESERVE);
         let moves_to_go = limits
             .movestogo
             .unwrap_or(DEFAULT_MOVES_TO_GO)
@@ -120,6 +124,38 @@ mod tests {
         let tm = TimeManager::new(&limits, Color::White, Instant::now());
         let hard = tm.hard.unwrap();
         assert!(hard < Duration::from_millis(1000) && hard >= Duration::from_millis(960));
+    }
+
+    /// Whole fast games on a loaded machine: every move takes its soft budget (its hard one
+    /// every fourth move) plus 5 ms of pipe delay, with a 30 ms stall every tenth move. The
+    /// clock must never run out.
+    #[test]
+    fn a_fast_game_with_delays_never_flags() {
+        for (start_ms, inc_ms, moves) in [
+            (1_000u64, 10u64, 400),
+            (1_000, 0, 30),
+            (300, 20, 400),
+            (10_000, 100, 400),
+        ] {
+            let mut clock = Duration::from_millis(start_ms);
+            let inc = Duration::from_millis(inc_ms);
+            for ply in 0..moves {
+                let limits = Limits {
+                    wtime: Some(clock),
+                    winc: Some(inc),
+                    ..Limits::default()
+                };
+                let tm = TimeManager::new(&limits, Color::White, Instant::now());
+                let think = if ply % 4 == 3 { tm.hard } else { tm.soft }.unwrap();
+                let delay = Duration::from_millis(if ply % 10 == 9 { 30 } else { 5 });
+                let used = think + delay;
+                assert!(
+                    used < clock,
+                    "{start_ms}+{inc_ms}: ply {ply}, {clock:?} left"
+                );
+                clock = clock - used + inc;
+            }
+        }
     }
 
     #[test]

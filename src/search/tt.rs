@@ -89,26 +89,59 @@ pub fn from_table(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// `count` empty entries from zeroed memory, or `None` if the memory cannot be had. Zeroed
+/// pages are only committed when first written, so a large table costs nothing up front.
+fn zeroed_entries(count: usize) -> Option<Vec<Entry>> {
+    let layout = std::alloc::Layout::array::<Entry>(count).ok()?;
+    if layout.size() == 0 {
+        return Some(Vec::new());
+    }
+    // SAFETY: the layout is non-zero-sized and valid for `count` entries; all-zero bits are a
+    // valid `Entry` (two `AtomicU64`s holding 0, which is `Entry::default()`); the pointer
+    // comes from the global allocator with this exact layout, as `Vec::from_raw_parts` needs.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout) as *mut Entry;
+        (!ptr.is_null()).then(|| Vec::from_raw_parts(ptr, count, count))
+    }
+}
+
+/// Three quarters of the memory the system says is available (Linux), so that a table larger
+/// than the machine is shrunk up front rather than filled until the process is killed.
+fn affordable_bytes() -> usize {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb.saturating_mul(1024) / 4 * 3)
+        })
+        .unwrap_or(usize::MAX)
+}
+
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes (at least one bucket). When the memory cannot be had,
+    /// the size is halved until it can: a GUI's large Hash must not abort the engine.
     pub fn new(mb: usize) -> TranspositionTable {
-        let buckets = (mb * 1024 * 1024 / (ENTRY_BYTES * BUCKET)).max(1);
-        let mut entries = Vec::with_capacity(buckets * BUCKET);
-        entries.resize_with(buckets * BUCKET, Entry::default);
+        let bytes = mb.saturating_mul(1024 * 1024).min(affordable_bytes());
+        let mut buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1);
+        let entries = loop {
+            match zeroed_entries(buckets * BUCKET) {
+                Some(entries) => break entries,
+                None if buckets > 1 => buckets /= 2,
+                None => break (0..BUCKET).map(|_| Entry::default()).collect(),
+            }
+        };
+        if buckets * ENTRY_BYTES * BUCKET < mb.saturating_mul(1024 * 1024) / 2 {
+            log::warn!(
+                "Hash {mb} MB could not be allocated; using {} MB",
+                buckets * ENTRY_BYTES * BUCKET / (1024 * 1024)
+            );
+        }
         TranspositionTable {
             entries,
             buckets,
             age: AtomicU8::new(0),
         }
-    }
-
-    /// Empties the table.
-    pub fn clear(&self) {
-        for e in &self.entries {
-            e.key.store(0, Relaxed);
-            e.data.store(0, Relaxed);
-        }
-        self.age.store(0, Relaxed);
     }
 
     /// Marks the start of a new search: older entries become stale.
@@ -221,7 +254,7 @@ mod tests {
         assert!(tt.probe(0xDEAD_BEEE, 5).is_none());
         tt.store(0x1234, Move::NULL, -35, 2, Bound::Upper, 0);
         assert_eq!(tt.probe(0x1234, 9).unwrap().score, -35);
-        tt.clear();
-        assert!(tt.probe(0xDEAD_BEEF, 5).is_none());
+        // A new table (what a new game gets) knows nothing.
+        assert!(TranspositionTable::new(1).probe(0xDEAD_BEEF, 5).is_none());
     }
 }

@@ -414,3 +414,64 @@ fn bad_command_lines_fail_with_one_line() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// Issue 3's acceptance: complete games of every size 3–8, with half-komi 0 and 4, Menhir
+/// against itself over TEI at a fast clock (1 s + 0.02 s): no illegal or malformed move, no
+/// crash, no loss on time, and every game ends by the rules. Two games (colours swapped) per
+/// setting, one after another so the clocks are not squeezed by parallel tests' load.
+#[test]
+fn selfplay_every_size_and_komi_at_a_fast_clock() {
+    let engine = format!("name=menhir,cmd={MENHIR},option.Hash=8");
+    let twin = format!("name=twin,cmd={MENHIR},option.Hash=8");
+    for size in 3..=8 {
+        for komi in ["0", "2"] {
+            let size_text = size.to_string();
+            let args = [
+                "--engine",
+                &engine,
+                "--engine",
+                &twin,
+                "--size",
+                &size_text,
+                "--komi",
+                komi,
+                "--games",
+                "2",
+                "--tc",
+                "1+0.02",
+                "--random-plies",
+                "2",
+                "--seed",
+                "11",
+            ];
+            let run = run_match(
+                &format!("selfplay-{size}-{komi}"),
+                &args,
+                Duration::from_secs(120),
+            );
+            assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+            let records = check_ptn(&run.ptn, 2);
+            for label in ["time ", "illegal move ", "malformed move ", "crash "] {
+                assert_eq!(
+                    count_after(&run.stdout, label),
+                    0,
+                    "size {size} komi {komi}: {label}\n{}",
+                    run.stdout
+                );
+            }
+            for record in &records {
+                assert_eq!(record.tag("Size"), Some(size_text.as_str()));
+                let result = record.result.expect("a finished game");
+                assert!(
+                    matches!(
+                        result,
+                        RecordResult::Game(
+                            GameResult::Road(_) | GameResult::Flats(_) | GameResult::Draw
+                        )
+                    ),
+                    "size {size} komi {komi}: {result:?}\n{record}"
+                );
+            }
+        }
+    }
+}

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Prints Menhir's search-speed figures (issue 3): bench nps; depth reached in 2 s and 10 s from
 # the 6x6 start and a 6x6 midgame (one thread); time to a fixed depth with Threads 2 vs 1.
-# Usage: scripts/search-speed.sh [ttd_depth]   (build: cargo build --release)
+# Usage: scripts/search-speed.sh [start_depth] [midgame_depth]   (build: cargo build --release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=target/release/menhir
-TTD_DEPTH=${1:-10}
+START_DEPTH=${1:-9}
+MID_DEPTH=${2:-8}
 [ -x "$BIN" ] || cargo build --release --quiet
 MIDGAME="x2,1,x3/x,1,1,2,x2/x2,1,2,21,221C/x,111112C,2,112112,x2/x2,2,x,1,1/x,1,2,2S,x2 1 28"
 
@@ -21,7 +22,7 @@ for ms in 2000 10000; do
   echo "movetime ${ms} ms: 6x6 start depth $(field depth "$start"), 6x6 midgame depth $(field depth "$mid")"
 done
 for name in start midgame; do
-  if [ "$name" = start ]; then pos=(--size 6); depth=$TTD_DEPTH; else pos=(--tps "$MIDGAME"); depth=$((TTD_DEPTH - 2)); fi
+  if [ "$name" = start ]; then pos=(--size 6); depth=$START_DEPTH; else pos=(--tps "$MIDGAME"); depth=$MID_DEPTH; fi
   t1=$($BIN analyze "${pos[@]}" --depth "$depth" --threads 1 | last_info)
   t2=$($BIN analyze "${pos[@]}" --depth "$depth" --threads 2 | last_info)
   ms1=$(field time "$t1"); ms2=$(field time "$t2")

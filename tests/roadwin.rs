@@ -8,7 +8,6 @@ use rand::{Rng, SeedableRng};
 fn road_win_matches_brute_force() {
     let mut rng = StdRng::seed_from_u64(0x5EED_0001);
     let mut moves = MoveList::new();
-    let mut scratch = MoveList::new();
     let mut positions = 0;
     let mut wins = 0;
     for game in 0..600 {
@@ -28,7 +27,7 @@ fn road_win_matches_brute_force() {
                     road
                 })
                 .collect();
-            let found = pos.road_win(&mut scratch);
+            let found = pos.road_win();
             assert_eq!(found.is_some(), !winning.is_empty(), "{}", pos.to_tps());
             if let Some(mv) = found {
                 assert!(winning.contains(&mv), "{} {}", pos.to_tps(), mv.to_ptn());

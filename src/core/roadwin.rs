@@ -1,11 +1,11 @@
 //! Road threats: where a player could complete a road with one move.
 //!
-//! The search asks this at every node ("take a road in one", "stop the opponent's road"), so
-//! placements are found with two flood fills per axis and spreads are tried only in the lines
-//! that could possibly complete a road.
+//! The search asks this at every node ("take a road in one", "stop the opponent's road"), so it
+//! plays nothing: placements come from four flood fills, and spreads are tried only from lines
+//! that could join two opposite edges, each judged on bitboards from the stack's colours.
 
 use super::bitboard::Bitboard;
-use super::moves::{Move, MoveList};
+use super::moves::Move;
 use super::piece::{Color, PieceKind};
 use super::position::Position;
 use super::rules::has_road;
@@ -15,81 +15,147 @@ impl Position {
     /// Empty squares where a flat of `color` would complete a road for `color` (whether or not
     /// `color` has a piece left to place there).
     ///
+    /// A placement on an empty square makes a south–north road exactly when it touches (or lies
+    /// on) the south edge through the groups already connected to it, and likewise the north
+    /// edge; so four floods give every completing square at once.
+    ///
     /// ```
     /// use menhir::core::{Color, Position, Square};
     /// let pos = Position::from_tps("x3/1,2,x/1,2,x 1 3").unwrap();
     /// let squares: Vec<_> = pos.road_squares(Color::White).collect();
     /// assert_eq!(squares, vec![Square::new(0, 2, 3).unwrap()]);
     /// ```
+    #[inline]
     pub fn road_squares(&self, color: Color) -> Bitboard {
         let size = self.size();
-        let board = self.board();
         let pieces = self.road_pieces(color);
-        let empty = self.empty();
-        let mut squares = Bitboard::EMPTY;
-        for (from, to) in [
-            (Bitboard::rank(0, size), Bitboard::rank(size - 1, size)),
-            (Bitboard::file(0, size), Bitboard::file(size - 1, size)),
-        ] {
-            let near = pieces.flood(pieces & from).neighbours(board) | from;
-            let far = pieces.flood(pieces & to).neighbours(board) | to;
-            squares |= empty & near & far;
+        if pieces.count() + 1 < size as u32 {
+            return Bitboard::EMPTY;
         }
-        squares
+        let board = self.board();
+        let reach = |edge: Bitboard| pieces.flood(pieces & edge).neighbours(board) | edge;
+        let vertical = reach(Bitboard::rank(0, size)) & reach(Bitboard::rank(size - 1, size));
+        let horizontal = reach(Bitboard::file(0, size)) & reach(Bitboard::file(size - 1, size));
+        (vertical | horizontal) & self.empty()
     }
 
     /// A move that gives the side to move a road at once, if there is one. Placements are
-    /// preferred (flat before capstone); `scratch` is a buffer for trying spreads.
-    pub fn road_win(&mut self, scratch: &mut MoveList) -> Option<Move> {
+    /// preferred (a flat, or the capstone when no stone is left).
+    ///
+    /// ```
+    /// use menhir::core::Position;
+    /// let pos = Position::from_tps("x3/1,2,x/1,2,x 1 3").unwrap();
+    /// assert_eq!(pos.road_win().unwrap().to_ptn(), "a3");
+    /// ```
+    pub fn road_win(&self) -> Option<Move> {
         if self.is_opening() || self.result().is_some() {
             return None;
         }
         let me = self.to_move();
-        let squares = self.road_squares(me);
-        if let Some(sq) = squares.first() {
-            if self.stones(me) > 0 {
-                return Some(Move::place(sq, PieceKind::Flat));
-            }
-            if self.capstones(me) > 0 {
-                return Some(Move::place(sq, PieceKind::Cap));
+        if self.stones(me) > 0 || self.capstones(me) > 0 {
+            if let Some(sq) = self.road_squares(me).first() {
+                let kind = if self.stones(me) > 0 {
+                    PieceKind::Flat
+                } else {
+                    PieceKind::Cap
+                };
+                return Some(Move::place(sq, kind));
             }
         }
+        self.spread_road_win()
+    }
+
+    fn spread_road_win(&self) -> Option<Move> {
+        let me = self.to_move();
         let size = self.size();
+        let board = self.board();
         let pieces = self.road_pieces(me);
+        let edges = [
+            Bitboard::rank(0, size),
+            Bitboard::rank(size - 1, size),
+            Bitboard::file(0, size),
+            Bitboard::file(size - 1, size),
+        ];
+        // The groups touching each edge; a spread's squares plus the groups they touch form one
+        // connected set, so it can only make a road if that set reaches two opposite edges.
+        let connected = edges.map(|edge| pieces.flood(pieces & edge));
+        let reaches = |covered: Bitboard, i: usize| {
+            !(covered & edges[i]).is_empty()
+                || !((covered | covered.neighbours(board)) & connected[i]).is_empty()
+        };
         for sq in self.tops(me) {
+            let carry = self.stack(sq).len().min(size);
             for dir in Direction::ALL {
-                // Only the squares of this line, the source included (a wall may move off a
-                // flat), can change hands: if even owning all of them makes no road, no
-                // spread along it does.
                 let reach = self.reach(sq, dir);
-                let steps = reach.distance + reach.wall_after as usize;
+                // A capstone may go one square past the free run, onto a wall, if it can
+                // carry that far.
+                let smash = reach.wall_after && reach.distance < carry && self.caps().contains(sq);
+                let steps = reach.distance.min(carry) + smash as usize;
                 if steps == 0 {
                     continue;
                 }
-                let mut line = Bitboard::from_square(sq);
-                let mut cur = sq;
+                let mut covered = Bitboard::from_square(sq);
+                let mut at = covered;
                 for _ in 0..steps {
-                    cur = match cur.step(dir, size) {
-                        Some(next) => next,
-                        None => break,
-                    };
-                    line.set(cur);
+                    at = at.shift(dir, board);
+                    covered |= at;
                 }
-                if !has_road(pieces | line, size) {
+                if !((reaches(covered, 0) && reaches(covered, 1))
+                    || (reaches(covered, 2) && reaches(covered, 3)))
+                {
                     continue;
                 }
-                scratch.clear();
-                self.push_spreads(sq, dir, scratch);
-                for &mv in scratch.iter() {
-                    let undo = self.do_move(mv);
-                    let wins = self.has_road(me);
-                    self.undo_move(mv, undo);
-                    if wins {
+                // Every drop pattern that fits the line; onto a wall only a lone capstone goes.
+                for mask in 1u32..(1 << carry) {
+                    let distance = mask.count_ones() as usize;
+                    if distance > steps {
+                        continue;
+                    }
+                    if smash && distance == steps {
+                        let top = 31 - mask.leading_zeros();
+                        if top != 0 && (mask >> (top - 1)) & 1 == 0 {
+                            continue;
+                        }
+                    }
+                    let mv = Move::spread(sq, dir, mask as u8);
+                    if self.spread_makes_road(mv, me, pieces) {
                         return Some(mv);
                     }
                 }
             }
         }
         None
+    }
+
+    /// Whether spread `mv` gives `me` a road, computed on bitboards without playing it: each
+    /// square the spread ends on is topped by the last piece dropped there.
+    #[inline]
+    fn spread_makes_road(&self, mv: Move, me: Color, pieces: Bitboard) -> bool {
+        let board = self.board();
+        let sq = mv.square();
+        let stack = self.stack(sq);
+        let remaining = stack.len() - mv.count() as usize;
+        let from = Bitboard::from_square(sq);
+        let mut road = pieces & !from;
+        if remaining > 0 && stack.get(remaining - 1) == me {
+            road |= from;
+        }
+        let moving_is_wall = self.walls().contains(sq);
+        let mut at = from;
+        let mut index = remaining;
+        let mut mask = mv.drop_mask() as u32;
+        while mask != 0 {
+            at = at.shift(mv.direction(), board);
+            let n = mask.trailing_zeros() + 1;
+            mask >>= n;
+            index += n as usize;
+            let last = mask == 0;
+            if stack.get(index - 1) == me && !(last && moving_is_wall) {
+                road |= at;
+            } else {
+                road &= !at;
+            }
+        }
+        has_road(road, self.size())
     }
 }

@@ -9,7 +9,7 @@ use super::eval::evaluate;
 use super::history::History;
 use super::order::MovePicker;
 use super::params::*;
-use super::road::{find_road_win, opponent_threatens, placement_wins};
+use super::road::opponent_threatens;
 use super::tt::{Bound, TranspositionTable};
 use super::{score_is_win, Features, WIN};
 use crate::core::{Bitboard, GameResult, Move, MoveList, Position};
@@ -206,7 +206,7 @@ impl Worker {
         }
 
         // Step 3. Road in one: the side to move takes it. Exact, so no depth is needed.
-        if let Some(mv) = find_road_win(&self.pos) {
+        if let Some(mv) = self.pos.road_win() {
             if root {
                 self.root_best = Some((mv, WIN - 1));
             }
@@ -300,7 +300,7 @@ impl Worker {
         // depth of late quiet moves and re-search at full depth if they beat alpha.
         let hot = if threatened == Some(true) {
             self.pos.do_null_move();
-            let squares = placement_wins(&self.pos, !me);
+            let squares = self.pos.road_squares(!me);
             self.pos.undo_null_move();
             squares
         } else {
@@ -344,7 +344,7 @@ impl Worker {
                     && searched > LATE_MOVE_REDUCTION_MOVES + PV as usize * 2
                     && picker.stage() == super::order::Stage::Rest
                     && threatened != Some(true)
-                    && placement_wins(&self.pos, me).is_empty()
+                    && self.pos.road_squares(me).is_empty()
                 {
                     let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32;
                     (r - PV as i32).clamp(0, depth - 2)
@@ -465,7 +465,7 @@ impl Worker {
         }
         let me = self.pos.to_move();
         self.pos.do_null_move();
-        let hot = placement_wins(&self.pos, !me);
+        let hot = self.pos.road_squares(!me);
         self.pos.undo_null_move();
         let mut frame_moves = std::mem::take(&mut self.frames[ply].moves);
         let mut frame_keys = std::mem::take(&mut self.frames[ply].keys);

@@ -6,7 +6,6 @@
 //! potential (groups and the rows/columns they span) and road threats (squares where a
 //! placement completes a road).
 
-use super::road::placement_wins;
 use super::EVAL_LIMIT;
 use crate::core::{starting_reserves, Bitboard, Color, PieceKind, Position};
 
@@ -168,7 +167,7 @@ pub fn evaluate(pos: &Position) -> i32 {
     // calling here), so this mostly values the opponent's threat and double threats.
     for (color, score) in [(Color::White, &mut white), (Color::Black, &mut black)] {
         if pos.stones(color) + pos.capstones(color) > 0 {
-            let threats = placement_wins(pos, color).count().min(2) as i32;
+            let threats = pos.road_squares(color).count().min(2) as i32;
             *score += threats * w.road_threat;
         }
     }

@@ -24,7 +24,6 @@ mod tt;
 
 pub use eval::evaluate;
 pub use params::{Features, MAX_PLY};
-pub use road::{find_road_win, placement_wins};
 
 use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};

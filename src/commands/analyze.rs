@@ -60,7 +60,7 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<(), String> {
     let stop = AtomicBool::new(false);
     let mut last = String::new();
     let result = searcher.search(&pos, &limits, &stop, &mut |info| {
-        let line = info.to_tei_line();
+        let line = crate::tei::format_info(info);
         // The final report repeats the last iteration; print it only if it adds something.
         if line != last {
             println!("{line}");

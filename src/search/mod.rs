@@ -27,7 +27,6 @@ pub use params::{Features, MAX_PLY};
 
 use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
-use std::fmt::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -110,27 +109,6 @@ impl Info {
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.time.as_secs_f64().max(1e-3)) as u64
-    }
-
-    /// The report as a TEI `info` line (without a trailing newline), PV in canonical PTN.
-    pub fn to_tei_line(&self) -> String {
-        let mut line = format!(
-            "info depth {} seldepth {} score cp {} nodes {} nps {} time {} hashfull {}",
-            self.depth,
-            self.seldepth,
-            self.score_cp,
-            self.nodes,
-            self.nps(),
-            self.time.as_millis(),
-            self.hashfull
-        );
-        if !self.pv.is_empty() {
-            line.push_str(" pv");
-            for mv in &self.pv {
-                let _ = write!(line, " {}", mv.to_ptn());
-            }
-        }
-        line
     }
 }
 

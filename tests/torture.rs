@@ -337,8 +337,13 @@ fn stop_and_isready_floods_during_a_search() {
             count.get() == 1000
         }
     });
-    let more = e.sync();
-    let all: Vec<String> = lines.into_iter().chain(more).collect();
+    // `readyok` comes from the input thread and `bestmove` from the search thread, so the
+    // `bestmove` may follow the last `readyok`: wait for it, then fence for any extra one.
+    let mut all = lines;
+    if !all.iter().any(|l| l.starts_with("bestmove")) {
+        all.extend(e.until_word("bestmove", PROMPT));
+    }
+    all.extend(e.sync());
     bestmoves(&all, 1, &start5());
     // Still usable.
     e.send("go depth 1");

@@ -15,6 +15,15 @@ pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
 /// 1 of 536 games at 1 s + 0.01 s was lost on time (8×8, Threads 2, loaded machine: a 23 ms
 /// stall with 14 ms left), so it absorbs stalls of up to about 100 ms.
 pub const CLOCK_RESERVE: Duration = Duration::from_millis(100);
+/// Part of every increment kept back for what a move costs beyond its budget: handing the
+/// search to the workers, writing the reply, the manager reading it. Measured at 8×8 with
+/// Threads 2 and a 1 ms budget: 2–4 ms median, 9 ms worst. Without it the clock settled right
+/// at the reserve and a run of stalls on a busy machine could spend the reserve (1 game in 744
+/// at 1 s + 0.01 s).
+pub const INCREMENT_OVERHEAD: Duration = Duration::from_millis(5);
+/// Below this many increments above the reserve, a move's hard budget is the increment (less
+/// `INCREMENT_OVERHEAD`).
+pub const LOW_CLOCK_INCREMENTS: u32 = 10;
 /// Moves the remaining clock is shared over when `movestogo` is not given.
 pub const DEFAULT_MOVES_TO_GO: u32 = 24;
 /// The hard budget is at most this many soft budgets.
@@ -64,20 +73,29 @@ impl TimeManager {
         };
         let inc = inc.unwrap_or_default();
         // A fixed reserve is never spent: with a short clock and a small increment the clock
-        // settles near `reserve + 6 × increment`, and a reserve that shrank with the clock
-        // would leave a few milliseconds against scheduling and pipe delays.
+        // settles a few increments above it, and a reserve that shrank with the clock would
+        // leave a few milliseconds against scheduling and pipe delays.
         let usable = time.saturating_sub(CLOCK_RESERVE);
         let moves_to_go = limits
             .movestogo
             .unwrap_or(DEFAULT_MOVES_TO_GO)
             .clamp(1, 100);
-        let ideal = usable / moves_to_go + inc * 3 / 4;
+        let net_inc = inc.saturating_sub(INCREMENT_OVERHEAD);
+        let ideal = usable / moves_to_go + net_inc * 3 / 4;
         // An iteration started before the soft budget may run to the hard one, so the hard
         // budget is what a move often takes: a quarter of the clock at most.
         let cap = if moves_to_go == 1 {
             usable * 4 / 5
         } else {
             usable / 4
+        };
+        // In time trouble (fewer than `LOW_CLOCK_INCREMENTS` increments above the reserve),
+        // live on the increment: an iteration often runs on to the hard budget, so only a
+        // hard budget below the increment lets the clock climb back.
+        let cap = if !net_inc.is_zero() && usable < inc * LOW_CLOCK_INCREMENTS {
+            cap.min(net_inc)
+        } else {
+            cap
         };
         let hard = (ideal * HARD_OVER_SOFT)
             .min(cap)
@@ -160,6 +178,35 @@ mod tests {
                 clock = clock - used + inc;
             }
         }
+    }
+
+    /// A long 8×8 game at 1 s + 0.01 s where every move runs to its hard budget and costs 4 ms
+    /// more: the clock must settle well above the reserve (so stalls eat that cushion, not the
+    /// reserve), and a burst of six 25 ms stalls must not flag.
+    #[test]
+    fn the_clock_settles_above_the_reserve() {
+        let inc = Duration::from_millis(10);
+        let mut clock = Duration::from_millis(1_000);
+        let mut lowest_settled = clock;
+        for ply in 0..400 {
+            let limits = Limits {
+                wtime: Some(clock),
+                winc: Some(inc),
+                ..Limits::default()
+            };
+            let tm = TimeManager::new(&limits, Color::White, Instant::now());
+            let stall = if (300..306).contains(&ply) { 25 } else { 4 };
+            let used = tm.hard.unwrap() + Duration::from_millis(stall);
+            assert!(used < clock, "ply {ply}: {used:?} used, {clock:?} left");
+            clock = clock - used + inc;
+            if (200..300).contains(&ply) {
+                lowest_settled = lowest_settled.min(clock);
+            }
+        }
+        assert!(
+            lowest_settled >= CLOCK_RESERVE + inc * 5,
+            "settled at {lowest_settled:?}"
+        );
     }
 
     #[test]

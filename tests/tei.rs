@@ -7,95 +7,20 @@
 //! best moves are checked for legality with the library, not for quality (the search is tested
 //! elsewhere).
 
+mod common;
+
+use common::{Engine, PROMPT};
 use menhir::core::Position;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Generous bound for a reply that should come at once (debug CI machines can be slow).
-const PROMPT: Duration = Duration::from_secs(5);
-
-/// A running engine with a thread collecting its stdout lines.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-}
-
+/// This file's helpers on the shared harness.
 impl Engine {
+    /// The engine with no rule for its stdout beyond what each case asserts.
     fn start() -> Engine {
-        Engine::start_with_env(&[])
-    }
-
-    fn start_with_env(env: &[(&str, &str)]) -> Engine {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_menhir"));
-        command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .env_remove("RUST_LOG");
-        for (key, value) in env {
-            command.env(key, value);
-        }
-        let mut child = command.spawn().expect("menhir starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_bytes(format!("{line}\n").as_bytes());
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// The next line, or `None` after `timeout`.
-    fn next_line(&self, timeout: Duration) -> Option<String> {
-        self.lines.recv_timeout(timeout).ok()
-    }
-
-    /// Every line up to and including the first whose first word is `word`.
-    fn until(&self, word: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Some(line) = self.next_line(left) else {
-                panic!("no '{word}' within {timeout:?}; got {seen:#?}");
-            };
-            let first = line.split_whitespace().next() == Some(word);
-            seen.push(line);
-            if first {
-                return seen;
-            }
-        }
-    }
-
-    /// The lines answering everything sent so far, fenced by an `isready`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until("readyok", PROMPT);
-        lines.pop();
-        lines
+        Engine::spawn(|_| {})
     }
 
     /// The current position as `d` prints it.
@@ -109,28 +34,9 @@ impl Engine {
     /// Sends a `go`, returns its lines up to `bestmove`, and checks their shape.
     fn go(&mut self, go: &str, timeout: Duration) -> Vec<String> {
         self.send(go);
-        let lines = self.until("bestmove", timeout);
+        let lines = self.until_word("bestmove", timeout);
         check_search_output(&lines);
         lines
-    }
-
-    /// Waits for the process to exit.
-    fn exits_within(&mut self, timeout: Duration) -> bool {
-        let deadline = Instant::now() + timeout;
-        while Instant::now() < deadline {
-            if self.child.try_wait().unwrap().is_some() {
-                return true;
-            }
-            thread::sleep(Duration::from_millis(5));
-        }
-        false
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -185,7 +91,7 @@ fn position(size: usize, moves: &str) -> Position {
 fn handshake_transcript() {
     let mut engine = Engine::start();
     engine.send("tei");
-    let lines = engine.until("teiok", PROMPT);
+    let lines = engine.until_word("teiok", PROMPT);
     let expected = [
         format!("id name Menhir {}", env!("CARGO_PKG_VERSION")),
         "id author the Menhir developers".to_string(),
@@ -199,7 +105,7 @@ fn handshake_transcript() {
     assert_eq!(lines, expected);
     assert_eq!(engine.sync(), Vec::<String>::new());
     engine.send("quit");
-    assert!(engine.exits_within(PROMPT));
+    assert!(engine.exit_within(PROMPT).is_some());
 }
 
 #[test]
@@ -209,9 +115,9 @@ fn commands_before_tei_are_accepted_and_tei_may_repeat() {
     engine.send("position startpos moves a1");
     assert_eq!(engine.shown(), shows("x5/x5/x5/x5/2,x4 2 1", 0));
     engine.send("tei");
-    engine.until("teiok", PROMPT);
+    engine.until_word("teiok", PROMPT);
     engine.send("tei");
-    engine.until("teiok", PROMPT);
+    engine.until_word("teiok", PROMPT);
 }
 
 #[test]
@@ -309,11 +215,11 @@ fn each_class_of_bad_input_gets_one_error_line_and_changes_nothing() {
 #[test]
 fn non_utf8_crlf_tabs_and_blank_lines_are_tolerated() {
     let mut engine = Engine::start();
-    engine.send_bytes(b"\xff\xfe garbage\r\n");
-    engine.send_bytes(b"\r\n\n   \t \n");
-    engine.send_bytes(b"teinewgame\t4\r\n");
-    engine.send_bytes(b"position   startpos\tmoves  a1   d4 \t \r\n");
-    engine.send_bytes(b"d\r\n");
+    engine.write(b"\xff\xfe garbage\r\n");
+    engine.write(b"\r\n\n   \t \n");
+    engine.write(b"teinewgame\t4\r\n");
+    engine.write(b"position   startpos\tmoves  a1   d4 \t \r\n");
+    engine.write(b"d\r\n");
     let lines = engine.sync();
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].starts_with("info string error: unknown command"));
@@ -326,7 +232,7 @@ fn game_over_answers_an_error_and_bestmove_dashes() {
     engine.send("teinewgame 3");
     engine.send("position tps 1,1,1/x3/2,2,x 2 3");
     engine.send("go depth 1");
-    let lines = engine.until("bestmove", PROMPT);
+    let lines = engine.until_word("bestmove", PROMPT);
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert!(lines[0].starts_with("info string error: ") && lines[0].contains("R-0"));
     assert_eq!(lines[1], "bestmove --");
@@ -377,7 +283,7 @@ fn infinite_search_answers_isready_and_setoption_refuses_go_and_stops_promptly()
         engine.send("d");
         let mut lines = Vec::new();
         while lines.len() < 3 {
-            let line = engine.next_line(PROMPT).expect("replies mid-search");
+            let line = engine.next(PROMPT).expect("replies mid-search");
             if line.starts_with("info depth") {
                 continue; // progress of the running search
             }
@@ -400,7 +306,7 @@ fn infinite_search_answers_isready_and_setoption_refuses_go_and_stops_promptly()
         assert_eq!(lines[2], shows(&position(5, "a1 e5").to_tps(), 0));
         let stopped = Instant::now();
         engine.send("stop");
-        let lines = engine.until("bestmove", PROMPT);
+        let lines = engine.until_word("bestmove", PROMPT);
         let latency = stopped.elapsed();
         check_search_output(&lines);
         legal_bestmove(&lines, &position(5, "a1 e5"));
@@ -427,11 +333,10 @@ fn quit_mid_search_exits_promptly() {
     thread::sleep(Duration::from_millis(300));
     let quit = Instant::now();
     engine.send("quit");
-    assert!(
-        engine.exits_within(Duration::from_secs(1)),
-        "quit took too long"
-    );
-    assert!(engine.child.try_wait().unwrap().unwrap().success());
+    let status = engine
+        .exit_within(Duration::from_secs(1))
+        .expect("quit took too long");
+    assert!(status.success());
     log_elapsed("quit", quit);
 }
 
@@ -443,12 +348,11 @@ fn end_of_input_mid_search_exits_promptly() {
     engine.send("go infinite");
     thread::sleep(Duration::from_millis(300));
     let eof = Instant::now();
-    drop(engine.stdin.take());
-    assert!(
-        engine.exits_within(Duration::from_secs(1)),
-        "EOF took too long"
-    );
-    assert!(engine.child.try_wait().unwrap().unwrap().success());
+    engine.close_input();
+    let status = engine
+        .exit_within(Duration::from_secs(1))
+        .expect("EOF took too long");
+    assert!(status.success());
     log_elapsed("EOF", eof);
 }
 
@@ -517,7 +421,7 @@ fn debug_logging_goes_to_stderr_only() {
 fn racetrack_session() {
     let mut engine = Engine::start();
     engine.send("tei");
-    engine.until("teiok", PROMPT);
+    engine.until_word("teiok", PROMPT);
     engine.send("setoption name HalfKomi value 4");
     assert_eq!(engine.sync(), Vec::<String>::new());
 
@@ -548,7 +452,7 @@ fn racetrack_session() {
     assert_eq!(engine.shown(), shows(&position(6, &first).to_tps(), 4));
 
     engine.send("quit");
-    assert!(engine.exits_within(Duration::from_secs(1)));
+    assert!(engine.exit_within(Duration::from_secs(1)).is_some());
 }
 
 /// PTN Ninja: the v1 `teinewgame size N halfkomi k` (we print the `size` line), and the legacy
@@ -558,7 +462,7 @@ fn racetrack_session() {
 fn ptn_ninja_session() {
     let mut engine = Engine::start();
     engine.send("tei");
-    engine.until("teiok", PROMPT);
+    engine.until_word("teiok", PROMPT);
     engine.send("teinewgame size 6 halfkomi 4");
     assert_eq!(engine.sync(), Vec::<String>::new());
     engine.send("position startpos");
@@ -572,7 +476,7 @@ fn ptn_ninja_session() {
     engine.send("go infinite");
     thread::sleep(Duration::from_millis(100));
     engine.send("stop");
-    let lines = engine.until("bestmove", PROMPT);
+    let lines = engine.until_word("bestmove", PROMPT);
     check_search_output(&lines);
     let mut pos = Position::from_tps(tps).unwrap();
     for mv in ["e5", "b1+"] {

@@ -7,113 +7,31 @@
 //! Quick cases run in `cargo test --test torture` (well under a minute); the longer variants run
 //! with `cargo test --test torture -- --ignored --nocapture`.
 
+mod common;
+
+use common::{Engine, PROMPT};
 use menhir::core::Position;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::RecvTimeoutError;
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// A reply that should come at once (generous: the machine is shared and tests run in parallel).
-const PROMPT: Duration = Duration::from_secs(5);
 
 /// First words a TEI reply may start with.
 const REPLIES: [&str; 7] = [
     "id", "option", "size", "teiok", "readyok", "info", "bestmove",
 ];
 
-/// The engine under test, with a thread that reads its stdout (so a full pipe never blocks it)
-/// and checks every line is UTF-8 and a protocol reply.
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+/// Fails unless a stdout line is a protocol reply (one that is not UTF-8 never is: the harness
+/// passes it on marked `NOT UTF-8`).
+fn protocol_reply(line: &str) {
+    let word = line.split_whitespace().next().unwrap_or("");
+    assert!(REPLIES.contains(&word), "non-protocol stdout line {line:?}");
 }
 
+/// This file's helpers on the shared harness.
 impl Engine {
+    /// The engine with every line it prints checked to be a protocol reply.
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_menhir"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .env_remove("RUST_LOG")
-            .spawn()
-            .expect("menhir starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buffer = Vec::new();
-            loop {
-                buffer.clear();
-                match reader.read_until(b'\n', &mut buffer) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                }
-                let line = String::from_utf8(buffer.clone())
-                    .unwrap_or_else(|_| format!("NOT UTF-8: {buffer:?}"));
-                if tx.send(line.trim_end_matches('\n').to_string()).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("the engine reads its input");
-        stdin.flush().unwrap();
-    }
-
-    fn send(&mut self, line: &str) {
-        self.write(format!("{line}\n").as_bytes());
-    }
-
-    fn close_input(&mut self) {
-        self.stdin = None;
-    }
-
-    /// The next line within `timeout`, checked to be a protocol reply.
-    fn next(&self, timeout: Duration) -> Option<String> {
-        let line = self.lines.recv_timeout(timeout).ok()?;
-        let word = line.split_whitespace().next().unwrap_or("");
-        assert!(REPLIES.contains(&word), "non-protocol stdout line {line:?}");
-        Some(line)
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn until(&self, what: &str, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Some(line) = self.next(left) else {
-                panic!("no {what} within {timeout:?}; got {seen:#?}");
-            };
-            let stop = done(&line);
-            seen.push(line);
-            if stop {
-                return seen;
-            }
-        }
-    }
-
-    fn until_word(&self, word: &str, timeout: Duration) -> Vec<String> {
-        self.until(word, timeout, |l| l.split_whitespace().next() == Some(word))
-    }
-
-    /// The lines answering everything sent so far, fenced by an `isready`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until_word("readyok", PROMPT);
-        lines.pop();
-        lines
+        Engine::spawn(protocol_reply)
     }
 
     /// The error lines among everything answered so far.
@@ -142,35 +60,13 @@ impl Engine {
         let deadline = Instant::now() + timeout;
         let mut seen = Vec::new();
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let word = line.split_whitespace().next().unwrap_or("");
-                    assert!(REPLIES.contains(&word), "non-protocol stdout line {line:?}");
-                    seen.push(line)
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return seen,
-                Err(_) => break,
+            match self.recv(left) {
+                Ok(line) => seen.push(line),
+                Err(RecvTimeoutError::Disconnected) => return seen,
+                Err(RecvTimeoutError::Timeout) => break,
             }
         }
         panic!("stdout still open after {timeout:?}; got {seen:#?}");
-    }
-
-    fn exit_within(&mut self, timeout: Duration) -> ExitStatus {
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(Instant::now() < deadline, "no exit within {timeout:?}");
-            thread::sleep(Duration::from_millis(2));
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -485,7 +381,7 @@ fn end_at_every_stage(ending: &str, pause: Duration) {
             _ => unreachable!(),
         }
         let rest = e.drain(PROMPT);
-        let status = e.exit_within(PROMPT);
+        let status = e.exit_within(PROMPT).expect("exits in time");
         let took = started.elapsed();
         assert!(status.success(), "{ending} after {stage:?}: {status}");
         assert!(
@@ -532,7 +428,7 @@ fn commands_after_quit_are_not_read() {
     e.write(b"isready\nquit\nisready\ngo infinite\n");
     let rest = e.drain(PROMPT);
     assert_eq!(rest, vec!["readyok"]);
-    assert!(e.exit_within(PROMPT).success());
+    assert!(e.exit_within(PROMPT).expect("exits in time").success());
 }
 
 #[test]

@@ -297,7 +297,8 @@ impl Worker {
 
         // Step 10. The moves, best guess first. PVS: the first move gets the full window, the
         // others a null window and a re-search if they beat alpha. Late-move reductions cut the
-        // depth of late quiet moves and re-search at full depth if they beat alpha.
+        // depth of late quiet moves (less for a move with a good history, more for a bad one)
+        // and re-search at full depth if they beat alpha.
         let hot = if threatened == Some(true) {
             self.pos.do_null_move();
             let squares = self.pos.road_squares(!me);
@@ -346,8 +347,10 @@ impl Worker {
                     && threatened != Some(true)
                     && self.pos.road_squares(me).is_empty()
                 {
-                    let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32;
-                    (r - PV as i32).clamp(0, depth - 2)
+                    let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
+                        - self.history.score(me, mv) / LATE_MOVE_REDUCTION_HISTORY
+                        - PV as i32;
+                    r.clamp(0, depth - 2)
                 } else {
                     0
                 };

@@ -35,6 +35,9 @@ pub const LATE_MOVE_REDUCTION_DEPTH: i32 = 3;
 pub const LATE_MOVE_REDUCTION_MOVES: usize = 3;
 /// Divisor of `ln(depth) * ln(move index)` in the reduction formula.
 pub const LATE_MOVE_REDUCTION_DIVISOR: f64 = 2.0;
+/// History points per ply of reduction taken off (good history) or added (bad history):
+/// history stays within ±`HISTORY_MAX`, so at most two plies either way.
+pub const LATE_MOVE_REDUCTION_HISTORY: i32 = 8_192;
 
 /// Late-move pruning: deepest depth it applies at.
 pub const LATE_MOVE_PRUNING_DEPTH: i32 = 4;
@@ -71,7 +74,7 @@ impl Default for Features {
     fn default() -> Features {
         Features {
             null_move: true,
-            late_move_reduction: false,
+            late_move_reduction: true,
             reverse_futility: true,
             late_move_pruning: true,
         }

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Prints Menhir's search-speed figures (issue 3): bench nps; depth reached in 2 s and 10 s from
-# the 6x6 start and a 6x6 midgame (one thread); time to a fixed depth with Threads 2 vs 1.
+# the 6x6 start and a 6x6 midgame (one thread); time to a fixed depth with Threads 2 vs 1, on
+# those two positions and summed over the 30 bench positions (one position alone varies a lot
+# from run to run: two threads race).
 # Usage: scripts/search-speed.sh [start_depth] [midgame_depth]   (build: cargo build --release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=target/release/menhir
-START_DEPTH=${1:-9}
-MID_DEPTH=${2:-8}
+START_DEPTH=${1:-10}
+MID_DEPTH=${2:-9}
 [ -x "$BIN" ] || cargo build --release --quiet
 MIDGAME="x2,1,x3/x,1,1,2,x2/x2,1,2,21,221C/x,111112C,2,112112,x2/x2,2,x,1,1/x,1,2,2S,x2 1 28"
 
@@ -29,3 +31,6 @@ for name in start midgame; do
   ratio=$(awk -v a="$ms1" -v b="$ms2" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')
   echo "time to depth $depth ($name): Threads 1 ${ms1} ms, Threads 2 ${ms2} ms, speed-up ${ratio}x"
 done
+seconds() { $BIN bench "$@" | tail -1 | awk '{ printf "%.2f", $1 / $3 }'; } # nodes / nps
+b1=$(seconds --threads 1); b2=$(seconds --threads 2)
+echo "bench time to depth (30 positions): Threads 1 ${b1} s, Threads 2 ${b2} s, speed-up $(awk -v a="$b1" -v b="$b2" 'BEGIN { printf "%.2f", a / b }')x"

@@ -7,7 +7,8 @@
 #   BASE=HEAD~3 scripts/selfplay.sh --games 400 --sprt elo0=0,elo1=5,alpha=0.05,beta=0.05
 #
 # Environment: BASE (git revision, default: main, else origin/main, else HEAD), WORK (build folder,
-# default: target/selfplay).
+# default: target/selfplay), OPTIONS (engine options for both sides, e.g. `option.Threads=2`,
+# comma-separated as in `menhir match --engine`).
 set -euo pipefail
 
 source "$(dirname "$0")/build-pair.sh"
@@ -37,7 +38,8 @@ for arg in "$@"; do
 done
 default --random-plies 2
 
+options=${OPTIONS:+,$OPTIONS}
 exec "$new_bin" match \
-    --engine "name=new,cmd=$new_bin" \
-    --engine "name=base-${base_sha:0:7},cmd=$base_bin" \
+    --engine "name=new,cmd=$new_bin$options" \
+    --engine "name=base-${base_sha:0:7},cmd=$base_bin$options" \
     "${defaults[@]}" "$@"

@@ -121,11 +121,12 @@ pub fn iterate_helper(worker: &mut Worker, shared: &Shared, max_depth: u32) {
     let mut score = 0;
     let mut last_depth = 0;
     for iteration in 1..=max_depth {
-        let depth = if worker.id % 2 == 1 {
-            (iteration + (iteration & 1)).min(max_depth)
+        let offset = if worker.id % 2 == 1 {
+            iteration & 1
         } else {
-            (iteration + ((worker.id as u32 >> 1) & 1)).min(max_depth)
+            (worker.id as u32 >> 1) & 1
         };
+        let depth = (iteration + offset).min(max_depth);
         if depth == last_depth {
             continue;
         }

@@ -16,6 +16,7 @@ field() { # field NAME LINE -> value after NAME
   awk -v k="$1" '{for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit }}' <<<"$2"
 }
 last_info() { grep '^info' | tail -1; }
+speedup() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }'; } # one thread / two
 
 echo "bench: $($BIN bench | tail -1)"
 for ms in 2000 10000; do
@@ -28,9 +29,8 @@ for name in start midgame; do
   t1=$($BIN analyze "${pos[@]}" --depth "$depth" --threads 1 | last_info)
   t2=$($BIN analyze "${pos[@]}" --depth "$depth" --threads 2 | last_info)
   ms1=$(field time "$t1"); ms2=$(field time "$t2")
-  ratio=$(awk -v a="$ms1" -v b="$ms2" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')
-  echo "time to depth $depth ($name): Threads 1 ${ms1} ms, Threads 2 ${ms2} ms, speed-up ${ratio}x"
+  echo "time to depth $depth ($name): Threads 1 ${ms1} ms, Threads 2 ${ms2} ms, speed-up $(speedup "$ms1" "$ms2")x"
 done
 seconds() { $BIN bench "$@" | tail -1 | awk '{ printf "%.2f", $1 / $3 }'; } # nodes / nps
 b1=$(seconds --threads 1); b2=$(seconds --threads 2)
-echo "bench time to depth (30 positions): Threads 1 ${b1} s, Threads 2 ${b2} s, speed-up $(awk -v a="$b1" -v b="$b2" 'BEGIN { printf "%.2f", a / b }')x"
+echo "bench time to depth (30 positions): Threads 1 ${b1} s, Threads 2 ${b2} s, speed-up $(speedup "$b1" "$b2")x"

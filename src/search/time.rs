@@ -73,8 +73,8 @@ impl TimeManager {
         };
         let inc = inc.unwrap_or_default();
         // A fixed reserve is never spent: with a short clock and a small increment the clock
-        // settles about `LOW_CLOCK_INCREMENTS` increments above it, and a reserve that shrank with the clock would
-        // leave a few milliseconds against scheduling and pipe delays.
+        // settles about `LOW_CLOCK_INCREMENTS` increments above it, and a reserve that shrank
+        // with the clock would leave a few milliseconds against scheduling and pipe delays.
         let usable = time.saturating_sub(CLOCK_RESERVE);
         let moves_to_go = limits
             .movestogo

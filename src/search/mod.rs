@@ -13,6 +13,7 @@
 //! range every TEI client parses.
 
 mod alphabeta;
+mod clock_lag;
 mod eval;
 mod history;
 mod order;
@@ -27,10 +28,11 @@ pub use params::{Features, MAX_PLY};
 
 use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
+use clock_lag::ClockLag;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use time::TimeManager;
+use time::{MoveContext, TimeManager};
 use tt::TranspositionTable;
 
 /// The score of a road (or flat) win on the move that ends the game, before the ply distance
@@ -129,6 +131,7 @@ pub struct Searcher {
     workers: Vec<Worker>,
     pool: rayon::ThreadPool,
     features: Features,
+    clock_lag: ClockLag,
 }
 
 fn build_pool(threads: usize) -> rayon::ThreadPool {
@@ -150,6 +153,7 @@ impl Searcher {
             workers: (0..threads).map(Worker::new).collect(),
             pool: build_pool(threads),
             features: Features::default(),
+            clock_lag: ClockLag::default(),
         }
     }
 
@@ -194,6 +198,7 @@ impl Searcher {
         for w in &mut self.workers {
             w.history.clear();
         }
+        self.clock_lag.clear();
     }
 
     /// Searches `pos` within `limits`, until `stop` is raised, reporting each completed
@@ -215,7 +220,17 @@ impl Searcher {
                 info,
             };
         }
-        let time = TimeManager::new(limits, pos.to_move(), started);
+        let side = pos.to_move();
+        self.clock_lag.observe(limits, side);
+        for w in &mut self.workers {
+            w.prepare(pos);
+        }
+        let context = MoveContext {
+            extra_reserve: self.clock_lag.extra_reserve(),
+            forced: road::forced_block(&mut self.workers[0].pos),
+            ..MoveContext::of(pos)
+        };
+        let time = TimeManager::new(limits, &context, started);
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 8)
@@ -234,9 +249,6 @@ impl Searcher {
             features: self.features,
             helper_best: &helper_best,
         };
-        for w in &mut self.workers {
-            w.prepare(pos);
-        }
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         let tt = &self.tt;
         let mut report = |w: &mut Worker, depth: u32, score: i32, started: Instant| {
@@ -289,6 +301,7 @@ impl Searcher {
         }
         info.nodes = nodes.load(Relaxed);
         info.time = started.elapsed();
+        self.clock_lag.record(limits, side, info.time);
         info.hashfull = self.tt.hashfull();
         if info.pv.first() != best_move.as_ref() {
             info.pv = best_move.into_iter().collect();

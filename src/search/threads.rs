@@ -10,11 +10,11 @@
 
 use super::alphabeta::{Shared, Worker};
 use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
-use super::time::TimeManager;
+use super::time::{iteration_growth, stretch, TimeManager};
 use super::{score_is_win, Info, WIN};
 use crate::core::Move;
 use std::sync::atomic::Ordering::Relaxed;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One root search at `depth`, with an aspiration window around `previous` from
 /// `ASPIRATION_DEPTH` on; the window doubles on the failing side until the score fits.
@@ -55,7 +55,8 @@ pub struct MainOutcome {
 }
 
 /// The main worker's iterative deepening: reports each completed depth through `report`,
-/// stops on the soft budget (scaled by best-move stability), on a proven result when timed,
+/// stops when the next iteration is not predicted to fit the soft budget (stretched by best-move
+/// stability and score drops), on a proven result when timed,
 /// or at `max_depth`.
 pub fn iterate_main(
     worker: &mut Worker,
@@ -70,7 +71,11 @@ pub fn iterate_main(
     let mut info = Info::default();
     let mut score = 0;
     let mut stable_iterations = 0;
+    // Scores of the last two iterations, to see a drop at the same parity.
+    let mut scores = [None::<i32>; 2];
+    let mut previous_took = Duration::ZERO;
     for depth in 1..=max_depth {
+        let iteration_started = Instant::now();
         worker.root_best = None;
         worker.root_fallback = None;
         let value = aspiration(worker, shared, depth as i32, score);
@@ -97,12 +102,15 @@ pub fn iterate_main(
         }
         best_move = mv.or(best_move);
         info = report(worker, depth, score, started);
-        let scale = match stable_iterations {
-            0 => 1.6,
-            1..=2 => 1.0,
-            _ => 0.6,
-        };
-        if time.is_timed() && (time.soft_exceeded(scale) || score_is_win(score.abs())) {
+        if time.is_timed() && score_is_win(score.abs()) {
+            break;
+        }
+        let drop = scores[0].map_or(0, |before| before - score);
+        scores = [scores[1], Some(score)];
+        let took = iteration_started.elapsed();
+        let predicted = took.mul_f64(iteration_growth(previous_took, took));
+        previous_took = took;
+        if !time.next_iteration_fits(predicted, stretch(stable_iterations, drop)) {
             break;
         }
         if shared.stop.load(Relaxed) {

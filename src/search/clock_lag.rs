@@ -1,0 +1,136 @@
+//! The delay the engine cannot see from inside a search: how much more a manager took off the
+//! clock than the search measured (pipes, the manager's own latency, and on a busy machine the
+//! process waiting for a core). Measured from consecutive moves of one side, it enlarges the
+//! clock reserve, so the clock keeps a cushion as large as the stalls seen on this machine.
+
+use super::Limits;
+use crate::core::Color;
+use std::time::Duration;
+
+/// Moves over which the largest delay is remembered.
+const WINDOW: usize = 8;
+/// The reserve grows by this many times the largest recent delay.
+const LAG_FACTOR: u32 = 3;
+/// A larger clock gap is not a delay but another game or a GUI setting clocks by hand.
+const MAX_LAG: Duration = Duration::from_secs(1);
+
+/// One side's clock as the last timed search saw it.
+#[derive(Clone, Copy, Debug)]
+struct LastMove {
+    side: Color,
+    clock: Duration,
+    inc: Duration,
+    used: Duration,
+}
+
+/// Recent clock delays, per engine (cleared with a new game).
+#[derive(Clone, Debug, Default)]
+pub struct ClockLag {
+    last: Option<LastMove>,
+    recent: [Duration; WINDOW],
+    next: usize,
+}
+
+fn side_clock(limits: &Limits, side: Color) -> Option<(Duration, Duration)> {
+    let (time, inc) = match side {
+        Color::White => (limits.wtime, limits.winc),
+        Color::Black => (limits.btime, limits.binc),
+    };
+    time.map(|t| (t, inc.unwrap_or_default()))
+}
+
+impl ClockLag {
+    /// Compares the clock `limits` gives `side` now with what the last search of that side
+    /// left it: the shortfall is a delay outside the search.
+    pub fn observe(&mut self, limits: &Limits, side: Color) {
+        let (Some(last), Some((clock, _))) = (self.last, side_clock(limits, side)) else {
+            return;
+        };
+        // The same clock again is a GUI analysing, not a move played.
+        if last.side != side || clock == last.clock {
+            return;
+        }
+        let expected = (last.clock + last.inc).saturating_sub(last.used);
+        let lag = expected.saturating_sub(clock);
+        if lag < MAX_LAG {
+            self.recent[self.next] = lag;
+            self.next = (self.next + 1) % WINDOW;
+        }
+    }
+
+    /// Remembers what a timed search of `side` used, for the next `observe`.
+    pub fn record(&mut self, limits: &Limits, side: Color, used: Duration) {
+        self.last = side_clock(limits, side).map(|(clock, inc)| LastMove {
+            side,
+            clock,
+            inc,
+            used,
+        });
+    }
+
+    /// What to add to the clock reserve.
+    pub fn extra_reserve(&self) -> Duration {
+        self.recent.iter().max().copied().unwrap_or_default() * LAG_FACTOR
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        *self = ClockLag::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn white(ms: u64, inc: u64) -> Limits {
+        Limits {
+            wtime: Some(Duration::from_millis(ms)),
+            winc: Some(Duration::from_millis(inc)),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn a_clock_that_fell_more_than_the_search_used_shows_a_delay() {
+        let mut lag = ClockLag::default();
+        lag.observe(&white(10_000, 100), Color::White);
+        assert_eq!(lag.extra_reserve(), Duration::ZERO);
+        lag.record(
+            &white(10_000, 100),
+            Color::White,
+            Duration::from_millis(500),
+        );
+        // Expected 10 000 + 100 − 500 = 9 600; the manager gave 9 560: 40 ms lost outside.
+        lag.observe(&white(9_560, 100), Color::White);
+        assert_eq!(lag.extra_reserve(), Duration::from_millis(40) * LAG_FACTOR);
+        // The largest of the last `WINDOW` moves is kept, then forgotten after calm moves.
+        let mut clock = 9_560;
+        for calm in 1..=WINDOW {
+            assert_eq!(lag.extra_reserve(), Duration::from_millis(120), "{calm}");
+            lag.record(&white(clock, 100), Color::White, Duration::from_millis(50));
+            clock += 50;
+            lag.observe(&white(clock, 100), Color::White);
+        }
+        assert_eq!(lag.extra_reserve(), Duration::ZERO);
+    }
+
+    #[test]
+    fn other_sides_games_and_analysis_are_not_delays() {
+        let mut lag = ClockLag::default();
+        lag.record(&white(10_000, 0), Color::White, Duration::from_millis(100));
+        // Black's clock, the same clock again (analysis), a jump of seconds (another game).
+        let black = Limits {
+            btime: Some(Duration::from_millis(5_000)),
+            ..Limits::default()
+        };
+        lag.observe(&black, Color::Black);
+        lag.observe(&white(10_000, 0), Color::White);
+        lag.observe(&white(3_000, 0), Color::White);
+        assert_eq!(lag.extra_reserve(), Duration::ZERO);
+        lag.observe(&white(9_850, 0), Color::White);
+        assert_eq!(lag.extra_reserve(), Duration::from_millis(150));
+        lag.clear();
+        assert_eq!(lag.extra_reserve(), Duration::ZERO);
+    }
+}

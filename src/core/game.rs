@@ -164,7 +164,8 @@ impl GameRecord {
     }
 
     /// Reads every game of a PTN file. A game is its tag lines followed by movetext; the next
-    /// tag line after movetext starts the next game. The reader accepts move numbers (`1.`,
+    /// tag line after movetext, or after a blank line (a game with no moves), starts the next
+    /// game. The reader accepts move numbers (`1.`,
     /// `1...`), `--` placeholders before the first ply, `{comments}` anywhere (a comment
     /// belongs to the ply before it; comments before the first ply are dropped), annotation
     /// marks on moves (`'`, `"`, `!`, `?`, `*`) and a final result token. Anything else is an
@@ -204,10 +205,13 @@ impl GameRecord {
             let trimmed = line.trim();
             // A `[` inside a comment is movetext; only lines outside comments hold tags.
             if trimmed.starts_with('[') && !inside_comment(&movetext) {
-                if !movetext.trim().is_empty() {
+                // Racetrack writes a game that ended before its first move as tags and blank
+                // lines: the blank line still ends it.
+                let has_tags = !tags.is_empty() || tag_error.is_some();
+                if !movetext.trim().is_empty() || (has_tags && !movetext.is_empty()) {
                     finish(&mut tags, &mut tag_error, &movetext);
-                    movetext.clear();
                 }
+                movetext.clear();
                 match parse_tag(trimmed) {
                     Ok(tag) => tags.push(tag),
                     Err(e) => {

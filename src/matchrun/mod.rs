@@ -188,12 +188,11 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     );
     if shard != Shard::WHOLE {
         eprintln!(
-            "shard {shard}: {} of the {} games (opening pairs {}, {}+{}, …)",
+            "shard {shard}: {} of the {} games (opening pairs {}, {}, … counted from 0)",
             games.len(),
             args.games,
             shard.index,
-            shard.index,
-            shard.count
+            shard.index + shard.count
         );
     }
     let mut ptn = match &args.ptn {

@@ -6,6 +6,7 @@
 //! - [`tei`]: the Tak Engine Interface front end. Depends on `search` and `core`.
 //! - [`matchrun`]: plays TEI engines against each other. Depends on `core`.
 //! - [`commands`]: the command-line tools (`perft`, `bench`, `analyze`) that `main` calls.
+//! - [`shard`]: splitting a seeded run into disjoint parts (`--shard K/N`, `--shard auto`).
 //!
 //! ```
 //! use menhir::core::{Perft, PerftMode, Position};
@@ -19,4 +20,5 @@ pub mod commands;
 pub mod core;
 pub mod matchrun;
 pub mod search;
+pub mod shard;
 pub mod tei;

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs};
+use menhir::matchrun::ptn_report::ReportArgs;
 use menhir::matchrun::MatchArgs;
 use std::process::ExitCode;
 
@@ -25,6 +26,8 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Play a match between two TEI engines.
     Match(MatchArgs),
+    /// Sum up PTN game files per engine pair, as `match` does at the end.
+    Report(ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => menhir::commands::bench(&args),
         Command::Analyze(args) => menhir::commands::analyze(&args),
         Command::Match(args) => menhir::matchrun::run(&args),
+        Command::Report(args) => menhir::matchrun::ptn_report::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

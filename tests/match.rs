@@ -1,10 +1,12 @@
 //! `menhir match` end to end: a short match between two Menhir processes, and matches against
 //! tests/engines/misbehave.py (a TEI engine that plays random flats and misbehaves on purpose)
 //! checking that each fault is judged, the match goes on, and no engine process survives.
-//! Run: `cargo test --test match` (about 15 s; needs python3 for the misbehaving engine).
+//! Sharded matches (`--shard K/N`) play exactly the whole match's games, and `menhir report`
+//! over a match's PTN prints the match's own summary.
+//! Run: `cargo test --test match` (about 20 s; needs python3 for the misbehaving engine).
 
 use menhir::core::{GameRecord, GameResult, RecordResult};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -28,10 +30,20 @@ struct Run {
 
 /// Runs `menhir match ARGS --ptn FILE`, failing the test if it takes longer than `limit`.
 fn run_match(name: &str, args: &[&str], limit: Duration) -> Run {
+    run_match_env(name, args, &[], limit)
+}
+
+/// As `run_match`, with the scheduler variables cleared and then `env` set.
+fn run_match_env(name: &str, args: &[&str], env: &[(&str, &str)], limit: Duration) -> Run {
     let dir = std::env::temp_dir().join(format!("menhir-match-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (out, err, ptn) = (dir.join("out"), dir.join("err"), dir.join("games.ptn"));
-    let mut child = Command::new(MENHIR)
+    let mut command = Command::new(MENHIR);
+    for var in menhir::shard::SCHEDULER_VARIABLES {
+        command.env_remove(var);
+    }
+    let mut child = command
+        .envs(env.iter().copied())
         .arg("match")
         .args(args)
         .arg("--ptn")
@@ -62,6 +74,39 @@ fn run_match(name: &str, args: &[&str], limit: Duration) -> Run {
     };
     let _ = std::fs::remove_dir_all(&dir);
     run
+}
+
+/// Runs `menhir report EXTRA FILES…` over the PTN texts, each written to a file of its own.
+fn run_report(name: &str, ptns: &[&str], extra: &[&str]) -> (bool, String, String) {
+    let dir = std::env::temp_dir().join(format!("menhir-report-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files: Vec<PathBuf> = ptns
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let path = dir.join(format!("shard{i}.ptn"));
+            std::fs::write(&path, text).unwrap();
+            path
+        })
+        .collect();
+    let out = Command::new(MENHIR)
+        .arg("report")
+        .args(extra)
+        .args(&files)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
+/// `menhir report` over a match's PTN prints the match's summary, under its one header line.
+fn assert_report_matches(name: &str, run: &Run, extra: &[&str]) {
+    let (ok, stdout, stderr) = run_report(name, &[&run.ptn], extra);
+    assert!(ok, "{stderr}");
+    let games = count_after(&run.stdout, "Games: ");
+    let header = format!("Read {games} games from 1 file(s), 1 engine pair(s); skipped 0\n\n");
+    assert_eq!(stdout, format!("{header}{}", run.stdout));
 }
 
 /// Engine pids the misbehaving engine announced on stderr.
@@ -193,6 +238,7 @@ fn two_menhir_processes_play_a_match() {
     // Menhir plays legal moves within its clock: every game ends by the rules.
     assert_eq!(count_after(&run.stdout, "crash "), 0, "{}", run.stderr);
     assert_eq!(count_after(&run.stdout, "time "), 0, "{}", run.stderr);
+    assert_report_matches("menhir", &run, &[]);
 }
 
 #[test]
@@ -239,6 +285,7 @@ fn two_well_behaved_engines_play_to_the_end() {
     };
     assert_ne!(white_of("1"), white_of("2"));
     assert_all_gone(&announced_pids(&run.stderr));
+    assert_report_matches("good", &run, &[]);
 }
 
 /// A 4-game match between a good engine and one misbehaving as `args`; returns the run after
@@ -274,6 +321,7 @@ fn fault_match(name: &str, bad_args: &str, extra: &[&str], reason: &str) -> Run 
         .iter()
         .all(|r| r.tag("Termination").is_some_and(|t| t.starts_with("bad "))));
     assert_all_gone(&announced_pids(&run.stderr));
+    assert_report_matches(name, &run, &[]);
     run
 }
 
@@ -380,6 +428,187 @@ fn sprt_stops_the_match_when_decided() {
     );
     assert!(run.stdout.contains("H0 accepted"), "{}", run.stdout);
     check_ptn(&run.ptn, games as usize);
+    assert_report_matches(
+        "sprt",
+        &run,
+        &["--sprt", "elo0=0,elo1=600,alpha=0.1,beta=0.1"],
+    );
+}
+
+/// A game as it identifies the schedule and its play: White, Black, start position, every
+/// move (the random opening's plies first), and the result.
+type PlayedGame = (
+    String,
+    String,
+    Option<String>,
+    Vec<String>,
+    Option<RecordResult>,
+);
+
+/// The games of a PTN file by round number.
+fn games_by_round(ptn: &str) -> BTreeMap<usize, PlayedGame> {
+    let mut games = BTreeMap::new();
+    for record in GameRecord::parse_all(ptn).unwrap() {
+        let round = record.tag("Round").unwrap().parse().unwrap();
+        let game = (
+            record.tag("Player1").unwrap().to_string(),
+            record.tag("Player2").unwrap().to_string(),
+            record.start_tps.clone(),
+            record.plies.iter().map(|p| p.mv.to_ptn()).collect(),
+            record.result,
+        );
+        assert!(games.insert(round, game).is_none(), "round {round} twice");
+    }
+    games
+}
+
+/// Issue 14's acceptance: shards 0..N−1 of a seeded match play exactly the whole match's
+/// games (same rounds, openings, colours and, with engines whose moves depend only on the
+/// position, the same moves and results), for N = 1, 2, 3 and 7 games (4 opening pairs, the
+/// last one a single game); and `menhir report` over the shards' files equals the report of
+/// the whole match. One shard is found through Slurm's variables (`--shard auto`).
+#[test]
+fn shards_play_exactly_the_whole_match() {
+    let a = format!("name=a,cmd={},args=--per-position --seed 1", misbehave());
+    let b = format!("name=b,cmd={},args=--per-position --seed 2", misbehave());
+    let args = [
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--size",
+        "4",
+        "--games",
+        "7",
+        "--tc",
+        "5+0",
+        "--random-plies",
+        "2",
+        "--seed",
+        "9",
+        "--concurrency",
+        "2",
+    ];
+    let limit = Duration::from_secs(60);
+    let whole = run_match("shard-whole", &args, limit);
+    assert!(whole.ok, "{}", whole.stderr);
+    check_ptn(&whole.ptn, 7);
+    let whole_games = games_by_round(&whole.ptn);
+    // The random openings differ between pairs and are shared within one.
+    let opening = |round: usize| whole_games[&round].3[..2].to_vec();
+    assert_eq!(opening(1), opening(2));
+    assert_ne!(opening(1), opening(3));
+    let (ok, whole_report, _) = run_report("shard-whole", &[&whole.ptn], &[]);
+    assert!(ok);
+    let figures = |report: &str| report.split_once('\n').unwrap().1.to_string();
+    for n in 1..=3 {
+        let mut union = BTreeMap::new();
+        let mut ptns = Vec::new();
+        for k in 0..n {
+            let spec = format!("{k}/{n}");
+            let name = format!("shard-{k}-{n}");
+            let run = if (k, n) == (1, 2) {
+                let env = [
+                    ("SLURM_ARRAY_TASK_ID", "1"),
+                    ("SLURM_ARRAY_TASK_COUNT", "2"),
+                ];
+                let auto: Vec<&str> = args.iter().copied().chain(["--shard", "auto"]).collect();
+                run_match_env(&name, &auto, &env, limit)
+            } else {
+                let sharded: Vec<&str> = args.iter().copied().chain(["--shard", &spec]).collect();
+                run_match(&name, &sharded, limit)
+            };
+            assert!(run.ok, "{spec}: {}", run.stderr);
+            for (round, game) in games_by_round(&run.ptn) {
+                // Whole opening pairs: rounds 2p+1 and 2p+2 belong to shard p mod N.
+                assert_eq!((round - 1) / 2 % n, k, "round {round} in shard {spec}");
+                assert!(union.insert(round, game).is_none(), "round {round} twice");
+            }
+            ptns.push(run.ptn);
+        }
+        assert_eq!(union, whole_games, "{n} shards");
+        let texts: Vec<&str> = ptns.iter().map(String::as_str).collect();
+        let (ok, report, stderr) = run_report(&format!("shards-{n}"), &texts, &[]);
+        assert!(ok, "{stderr}");
+        assert!(report.starts_with(&format!("Read 7 games from {n} file(s)")));
+        assert_eq!(figures(&report), figures(&whole_report), "{n} shards");
+    }
+    // More shards than opening pairs: a shard with nothing to play says so and succeeds.
+    let idle: Vec<&str> = args.iter().copied().chain(["--shard", "4/5"]).collect();
+    let run = run_match("shard-idle", &idle, limit);
+    assert!(run.ok, "{}", run.stderr);
+    assert!(run.stdout.starts_with("Games: 0\n"), "{}", run.stdout);
+    assert!(run.ptn.is_empty());
+    assert!(
+        run.stderr.contains("shard 4/5: 0 of the 7 games"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn bad_shard_flags_fail_with_one_line() {
+    let engines = ["--engine", "cmd=x", "--engine", "cmd=y"];
+    for (extra, env, why) in [
+        (
+            vec!["--shard", "2/2"],
+            vec![],
+            "the index must be below the count",
+        ),
+        (
+            vec!["--shard", "one/2"],
+            vec![],
+            "'one' is not a whole number",
+        ),
+        (
+            vec!["--shard", "auto"],
+            vec![],
+            "neither SLURM_ARRAY_TASK_ID",
+        ),
+        (
+            vec!["--shard", "auto"],
+            vec![("JOB_COMPLETION_INDEX", "1")],
+            "give --shard-count",
+        ),
+        (
+            vec!["--shard", "auto"],
+            vec![("SLURM_ARRAY_TASK_ID", "1")],
+            "SLURM_ARRAY_TASK_COUNT is not",
+        ),
+        (vec!["--shard-count", "2"], vec![], "goes with --shard auto"),
+        (
+            vec!["--shard", "1/2", "--random-plies", "2"],
+            vec![],
+            "needs --seed",
+        ),
+        (
+            vec![
+                "--shard",
+                "1/2",
+                "--sprt",
+                "elo0=0,elo1=5,alpha=0.05,beta=0.05",
+            ],
+            vec![],
+            "menhir report --sprt",
+        ),
+    ] {
+        let mut command = Command::new(MENHIR);
+        for var in menhir::shard::SCHEDULER_VARIABLES {
+            command.env_remove(var);
+        }
+        let out = command
+            .envs(env)
+            .arg("match")
+            .args(engines)
+            .args(&extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{extra:?}");
+        assert_eq!(stderr.lines().count(), 1, "{extra:?}: {stderr}");
+        assert!(stderr.contains(why), "{extra:?}: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
 }
 
 #[test]

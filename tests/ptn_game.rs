@@ -154,3 +154,26 @@ fn malformed_files_are_errors() {
         }
     }
 }
+
+#[test]
+fn a_game_without_moves_ends_at_its_blank_line() {
+    // Racetrack writes a game forfeited before its first move as its tags and blank lines.
+    let text = "[Size \"5\"]\n[Result \"1-0\"]\n\n\n\n[Size \"4\"]\n[Result \"R-0\"]\n\n\
+                1. d4 a1 2. b1 a2 3. c1 a3 4. d1 R-0\n";
+    let games = GameRecord::parse_all(text).unwrap();
+    assert_eq!(games.len(), 2);
+    assert!(games[0].plies.is_empty());
+    assert_eq!(games[1].tag("Size"), Some("4"));
+    assert_eq!(games[1].plies.len(), 7);
+    // Blank lines before the first tags start no game.
+    assert_eq!(
+        GameRecord::parse_all(&format!("\n\n{text}")).unwrap(),
+        games
+    );
+    // One damaged game leaves the others readable.
+    let each = GameRecord::parse_each(&format!("[Size \"9\"]\n1. a1\n\n{text}"));
+    assert_eq!(each.len(), 3);
+    assert!(each[0].as_ref().unwrap_err().contains("board size"));
+    assert_eq!(each[1].as_ref().unwrap(), &games[0]);
+    assert_eq!(each[2].as_ref().unwrap(), &games[1]);
+}

@@ -164,33 +164,71 @@ impl GameRecord {
     }
 
     /// Reads every game of a PTN file. A game is its tag lines followed by movetext; the next
-    /// tag line after movetext starts the next game. The reader accepts move numbers (`1.`,
+    /// tag line after movetext, or after a blank line (a game with no moves), starts the next
+    /// game. The reader accepts move numbers (`1.`,
     /// `1...`), `--` placeholders before the first ply, `{comments}` anywhere (a comment
     /// belongs to the ply before it; comments before the first ply are dropped), annotation
     /// marks on moves (`'`, `"`, `!`, `?`, `*`) and a final result token. Anything else is an
     /// error naming the game and the token.
     pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, String> {
+        GameRecord::parse_each(text)
+            .into_iter()
+            .enumerate()
+            .map(|(index, game)| game.map_err(|e| format!("game {}: {e}", index + 1)))
+            .collect()
+    }
+
+    /// Reads every game of a PTN file as [`GameRecord::parse_all`] does, but one damaged game
+    /// does not stop the others: each game (in file order) is read or has its own error.
+    ///
+    /// ```
+    /// use menhir::core::GameRecord;
+    /// let text = "[Size \"3\"]\n1. a1 c3\n\n[Size \"3\"]\n1. a1 a1\n\n[Size \"3\"]\n1. b2 *\n";
+    /// let games = GameRecord::parse_each(text);
+    /// assert_eq!(games.len(), 3);
+    /// assert!(games[0].is_ok() && games[1].is_err() && games[2].is_ok());
+    /// ```
+    pub fn parse_each(text: &str) -> Vec<Result<GameRecord, String>> {
         let mut games = Vec::new();
         let mut tags: Vec<(String, String)> = Vec::new();
+        let mut tag_error: Option<String> = None;
         let mut movetext = String::new();
+        let mut finish = |tags: &mut Vec<_>, tag_error: &mut Option<String>, movetext: &str| {
+            let game = match tag_error.take() {
+                Some(why) => Err(why),
+                None => build(std::mem::take(tags), movetext),
+            };
+            tags.clear();
+            games.push(game);
+        };
         for (number, line) in text.lines().enumerate() {
             let trimmed = line.trim();
             // A `[` inside a comment is movetext; only lines outside comments hold tags.
             if trimmed.starts_with('[') && !inside_comment(&movetext) {
-                if !movetext.trim().is_empty() {
-                    games.push(build(std::mem::take(&mut tags), &movetext, games.len())?);
-                    movetext.clear();
+                // Racetrack writes a game that ended before its first move as tags and blank
+                // lines: the blank line still ends it.
+                let has_tags = !tags.is_empty() || tag_error.is_some();
+                if !movetext.trim().is_empty() || (has_tags && !movetext.is_empty()) {
+                    finish(&mut tags, &mut tag_error, &movetext);
                 }
-                tags.push(parse_tag(trimmed).map_err(|e| format!("line {}: {e}", number + 1))?);
+                movetext.clear();
+                match parse_tag(trimmed) {
+                    Ok(tag) => tags.push(tag),
+                    Err(e) => {
+                        // The first bad tag names the game's fault; its other lines still
+                        // belong to it, so the next game starts where it would have.
+                        tag_error.get_or_insert(format!("line {}: {e}", number + 1));
+                    }
+                }
             } else {
                 movetext.push_str(line);
                 movetext.push('\n');
             }
         }
-        if !tags.is_empty() || !movetext.trim().is_empty() {
-            games.push(build(tags, &movetext, games.len())?);
+        if !tags.is_empty() || tag_error.is_some() || !movetext.trim().is_empty() {
+            finish(&mut tags, &mut tag_error, &movetext);
         }
-        Ok(games)
+        games
     }
 }
 
@@ -275,13 +313,8 @@ fn strip_move_number(token: &str) -> Option<&str> {
     (digits > 0 && dotted.len() < rest.len()).then_some(dotted)
 }
 
-/// Builds and replays the game with index `index` from its tags and movetext.
-fn build(
-    mut tags: Vec<(String, String)>,
-    movetext: &str,
-    index: usize,
-) -> Result<GameRecord, String> {
-    let game_name = format!("game {}", index + 1);
+/// Builds and replays one game from its tags and movetext.
+fn build(mut tags: Vec<(String, String)>, movetext: &str) -> Result<GameRecord, String> {
     // A second start position would be kept as a plain tag and win when the game is written.
     if tags
         .iter()
@@ -289,7 +322,7 @@ fn build(
         .count()
         > 1
     {
-        return Err(format!("{game_name}: more than one TPS tag"));
+        return Err("more than one TPS tag".into());
     }
     let start_tps = tags
         .iter()
@@ -301,12 +334,9 @@ fn build(
         plies: Vec::new(),
         result: None,
     };
-    let mut pos = record
-        .start_position()
-        .map_err(|e| format!("{game_name}: {e}"))?;
-    let tokens = tokenize(movetext).map_err(|e| format!("{game_name}: {e}"))?;
-    for token in tokens {
-        let fail = |why: String| Err(format!("{game_name}: '{token}': {why}"));
+    let mut pos = record.start_position()?;
+    for token in tokenize(movetext)? {
+        let fail = |why: String| Err(format!("'{token}': {why}"));
         if record.result.is_some() {
             if token.starts_with('{') {
                 continue;

@@ -48,11 +48,14 @@ pub enum Termination {
     MalformedMove,
     /// A side crashed or closed its output.
     Crash,
+    /// A win by other means whose reason a PTN file does not name (resignation, adjudication…);
+    /// only `menhir report` meets these.
+    Other,
 }
 
 impl Termination {
     /// Every kind, in report order.
-    pub const ALL: [Termination; 9] = [
+    pub const ALL: [Termination; 10] = [
         Termination::Road,
         Termination::Flats,
         Termination::DrawFlatTie,
@@ -62,6 +65,7 @@ impl Termination {
         Termination::IllegalMove,
         Termination::MalformedMove,
         Termination::Crash,
+        Termination::Other,
     ];
 
     /// Short label for reports.
@@ -76,6 +80,7 @@ impl Termination {
             Termination::IllegalMove => "illegal move",
             Termination::MalformedMove => "malformed move",
             Termination::Crash => "crash",
+            Termination::Other => "other",
         }
     }
 
@@ -202,6 +207,17 @@ pub fn play_game(
     }
 }
 
+/// Rule-book points of a game that ended in `pos` with `result`: the board area plus the
+/// winner's unplayed pieces; 0 for a draw.
+pub fn rule_book_points(pos: &Position, result: GameResult) -> u32 {
+    match result.winner() {
+        Some(winner) => {
+            (pos.size() * pos.size()) as u32 + pos.stones(winner) + pos.capstones(winner)
+        }
+        None => 0,
+    }
+}
+
 /// Plies played so far and their `moves` text for `position`.
 struct Game {
     plies: Vec<RecordedPly>,
@@ -221,12 +237,7 @@ impl Game {
         termination: Termination,
         detail: String,
     ) -> GameOutcome {
-        let points = match result.winner() {
-            Some(winner) => {
-                (pos.size() * pos.size()) as u32 + pos.stones(winner) + pos.capstones(winner)
-            }
-            None => 0,
-        };
+        let points = rule_book_points(pos, result);
         GameOutcome {
             plies: self.plies,
             result,

@@ -2,16 +2,19 @@
 //!
 //! The flags and the tournament loop live here: each of `--concurrency` worker threads owns one
 //! process per engine and takes the next game number; the main thread tallies, writes PTN,
-//! prints progress and stops early when the SPRT decides.
+//! prints progress and stops early when the SPRT decides. With `--shard K/N` it plays only the
+//! opening pairs K, K+N, … of the whole match, numbered as in the whole match.
 
 pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod openings;
+pub mod ptn_report;
 pub mod record;
 pub mod report;
 pub mod stats;
 
+use crate::shard::{Shard, ShardArgs};
 use clap::Args;
 use clock::TimeControl;
 use engine::{Engine, EngineSpec};
@@ -73,6 +76,9 @@ pub struct MatchArgs {
     /// Games reaching this many plies are drawn.
     #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
+    /// Which part of the match to play (whole opening pairs; games keep their numbers).
+    #[command(flatten)]
+    pub shard: ShardArgs,
 }
 
 /// Runs a match: progress on stderr, the summary on stdout.
@@ -131,6 +137,28 @@ fn openings(args: &MatchArgs, settings: &GameSettings, seed: u64) -> Result<Vec<
     })
 }
 
+/// The shard to play and, in match order, the numbers (from 0) of its games: both games of
+/// each opening pair it owns. Every shard must draw the same openings, hence the checks.
+fn shard_games(args: &MatchArgs) -> Result<(Shard, Vec<usize>), String> {
+    let shard = args.shard.resolve()?;
+    if shard.count > 1 {
+        if args.sprt.is_some() {
+            return Err(format!(
+                "--sprt cannot stop a shard ({shard}) early for the whole match; play the \
+                 shards, then run `menhir report --sprt` over their PTN files"
+            ));
+        }
+        if args.random_plies.is_some() && args.seed.is_none() {
+            return Err(format!(
+                "--shard {shard} with --random-plies needs --seed, so that every shard draws \
+                 the same openings"
+            ));
+        }
+    }
+    let games = (0..args.games).filter(|&g| shard.owns(g / 2)).collect();
+    Ok((shard, games))
+}
+
 /// A finished game as a worker reports it.
 struct Finished {
     index: usize,
@@ -141,6 +169,7 @@ struct Finished {
 /// Plays the match and returns the summary text.
 pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     let settings = settings(args)?;
+    let (shard, games) = shard_games(args)?;
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()
             .duration_since(UNIX_EPOCH)
@@ -157,6 +186,15 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         settings.time,
         args.concurrency
     );
+    if shard != Shard::WHOLE {
+        eprintln!(
+            "shard {shard}: {} of the {} games (opening pairs {}, {}, … counted from 0)",
+            games.len(),
+            args.games,
+            shard.index,
+            shard.index + shard.count
+        );
+    }
     let mut ptn = match &args.ptn {
         Some(path) => {
             Some(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?)
@@ -164,7 +202,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         None => None,
     };
     // Start every process before the first game, so a wrong command fails the match at once.
-    let workers = args.concurrency.min(args.games);
+    let workers = args.concurrency.min(games.len());
     let mut pairs = Vec::with_capacity(workers);
     for _ in 0..workers {
         let mut pair = Vec::with_capacity(2);
@@ -178,16 +216,18 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     let next_game = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let openings = Arc::new(openings);
+    let games = Arc::new(games);
     let (sender, receiver) = mpsc::channel();
     let mut handles = Vec::with_capacity(workers);
     for mut pair in pairs {
         let (next_game, stop, openings) = (next_game.clone(), stop.clone(), openings.clone());
-        let (sender, settings, games) = (sender.clone(), settings.clone(), args.games);
+        let (sender, settings, games) = (sender.clone(), settings.clone(), games.clone());
         handles.push(thread::spawn(move || loop {
-            let index = next_game.fetch_add(1, Ordering::SeqCst);
-            if index >= games || stop.load(Ordering::SeqCst) {
+            let next = next_game.fetch_add(1, Ordering::SeqCst);
+            if next >= games.len() || stop.load(Ordering::SeqCst) {
                 break;
             }
+            let index = games[next];
             // Game 2k and 2k+1 share opening k, with colours swapped.
             let opening = &openings[(index / 2) % openings.len()];
             let white = index % 2;
@@ -235,7 +275,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
             let text = game_record(&outcome, &context).to_string();
             writeln!(file, "{text}").map_err(|e| format!("cannot write the PTN file: {e}"))?;
         }
-        eprintln!("{}", tally.progress_line(args.games));
+        eprintln!("{}", tally.progress_line(games.len()));
         if let Some(sprt) = &args.sprt {
             if sprt.verdict(&tally.score()) != SprtVerdict::Continue
                 && !stop.swap(true, Ordering::SeqCst)

@@ -4,7 +4,7 @@
 
 use super::game::{GameOutcome, Termination};
 use super::stats::{elo_with_interval, likelihood_of_superiority, Score, Sprt, SprtVerdict};
-use crate::core::Color;
+use crate::core::{Color, GameResult};
 use std::fmt::Write;
 
 /// Results so far, for two engines (index 0 is the first `--engine`).
@@ -16,10 +16,12 @@ pub struct Tally {
     /// Rule-book points per engine.
     points: [u64; 2],
     /// Games per termination kind (indexed as `Termination::ALL`).
-    terminations: [u32; 9],
+    terminations: [u32; KINDS],
     /// Per engine, faults it committed (time, illegal, malformed, crash), as `Termination::ALL`.
-    faults: [[u32; 9]; 2],
+    faults: [[u32; KINDS]; 2],
 }
+
+const KINDS: usize = Termination::ALL.len();
 
 fn kind_index(t: Termination) -> usize {
     Termination::ALL
@@ -35,22 +37,34 @@ impl Tally {
             names,
             by_colour: [[[0; 3]; 2]; 2],
             points: [0; 2],
-            terminations: [0; 9],
-            faults: [[0; 9]; 2],
+            terminations: [0; KINDS],
+            faults: [[0; KINDS]; 2],
         }
     }
 
     /// Adds a game in which engine `white` (0 or 1) had White.
     pub fn add(&mut self, white: usize, outcome: &GameOutcome) {
+        self.add_result(white, outcome.result, outcome.termination, outcome.points);
+    }
+
+    /// Adds a game in which engine `white` (0 or 1) had White, from its result, how it
+    /// ended and the winner's rule-book points.
+    pub fn add_result(
+        &mut self,
+        white: usize,
+        result: GameResult,
+        termination: Termination,
+        points: u32,
+    ) {
         let engine_of = |c: Color| if c == Color::White { white } else { 1 - white };
-        match outcome.result.winner() {
+        match result.winner() {
             Some(winner) => {
                 let loser = !winner;
                 self.by_colour[engine_of(winner)][winner.index()][0] += 1;
                 self.by_colour[engine_of(loser)][loser.index()][2] += 1;
-                self.points[engine_of(winner)] += u64::from(outcome.points);
-                if !outcome.termination.is_normal() {
-                    self.faults[engine_of(loser)][kind_index(outcome.termination)] += 1;
+                self.points[engine_of(winner)] += u64::from(points);
+                if !termination.is_normal() {
+                    self.faults[engine_of(loser)][kind_index(termination)] += 1;
                 }
             }
             None => {
@@ -59,7 +73,7 @@ impl Tally {
                 }
             }
         }
-        self.terminations[kind_index(outcome.termination)] += 1;
+        self.terminations[kind_index(termination)] += 1;
     }
 
     /// Games counted.
@@ -158,10 +172,10 @@ impl Tally {
             .map(|&t| format!("{} {}", t.label(), count(t)))
             .collect();
         let _ = write!(out, "{})", draw_parts.join(", "));
-        for t in Termination::ALL
-            .into_iter()
-            .filter(|t| !t.is_normal() && !t.is_draw())
-        {
+        // "other" appears only in reports of PTN files, and only when it happened.
+        for t in Termination::ALL.into_iter().filter(|&t| {
+            !t.is_normal() && !t.is_draw() && (t != Termination::Other || count(t) > 0)
+        }) {
             let by: Vec<String> = (0..2)
                 .filter(|&e| self.faults[e][kind_index(t)] > 0)
                 .map(|e| format!("{} {}", self.names[e], self.faults[e][kind_index(t)]))
@@ -221,7 +235,6 @@ fn unsigned(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::GameResult;
 
     fn outcome(result: GameResult, termination: Termination, points: u32) -> GameOutcome {
         GameOutcome {

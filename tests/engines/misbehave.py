@@ -10,6 +10,8 @@ of each game (0 = its first move) it misbehaves as --mode says:
   crash      exits with status 3
   silent     stops answering (sleeps for an hour) but keeps running
   slow       answers correctly after --delay-ms milliseconds
+With --per-position its choice depends only on --seed and the moves so far, not on the games
+it played before, so a game replays exactly whichever process plays it (for sharded matches).
 It prints "pid N" on stderr so a test can check that the process was reaped.
 Usage: tests/engines/misbehave.py --mode crash --at 2 --seed 7
 """
@@ -24,6 +26,7 @@ parser.add_argument("--mode", default="good")
 parser.add_argument("--at", type=int, default=0)
 parser.add_argument("--delay-ms", type=int, default=0)
 parser.add_argument("--seed", type=int, default=1)
+parser.add_argument("--per-position", action="store_true")
 args = parser.parse_args()
 rng = random.Random(args.seed)
 print(f"pid {os.getpid()}", file=sys.stderr, flush=True)
@@ -57,6 +60,8 @@ for line in sys.stdin:
         occupied = {move.lstrip("FSC")[:2] for move in played}
         empty = [f"{chr(ord('a') + f)}{r + 1}" for f in range(size) for r in range(size)]
         empty = [square for square in empty if square not in occupied]
+        if args.per_position:
+            rng = random.Random(f"{args.seed} {size} {' '.join(played)}")
         move = rng.choice(empty)
         if len(played) < args.at or args.mode == "good":
             reply(f"info depth 2 score cp 10 pv {move}")

@@ -220,6 +220,12 @@ fn supports_and_captives_shallow_and_deep() {
     // Seen from White (to move), the same counts are the opponent's: negative.
     let pos = Position::from_tps("1212,x2/x3/1,x,2 1 5").unwrap();
     assert_eq!(count(&pos, "support_shallow_flat_mobile"), -1);
+    // By the stack's square (a corner), all depths together; and a White flat it could take.
+    assert_eq!(count(&pos, "support_psqt_a1"), -1);
+    assert_eq!(count(&pos, "captive_psqt_a1"), -2);
+    assert_eq!(count(&pos, "tall_next_their_flat"), 0);
+    let pos = Position::from_tps("1212,1,x/x3/x2,2 2 4").unwrap();
+    assert_eq!(count(&pos, "tall_next_their_flat"), 1);
     // Walled in by White walls, the stack cannot move.
     let pos = Position::from_tps("1212,1S,x/1S,x2/x,2,2 2 5").unwrap();
     assert_eq!(count(&pos, "captive_deep_flat_stuck"), 1);

@@ -69,6 +69,8 @@ pub struct Layout {
     pub one_reserve_to_move: usize,
     /// The opponent has one piece left in reserve.
     pub one_reserve_not_to_move: usize,
+    /// The flat count with komi is level (ending the game now would be a tie).
+    pub flat_tie: usize,
     /// The side to move can end the game on flats this ply, and win.
     pub flat_win_now: usize,
     /// The side to move can end the game on flats this ply with a tie.
@@ -79,6 +81,12 @@ pub struct Layout {
     pub psqt: usize,
     /// Pieces under a top: `stacks + ((kind·2 + stuck)·2 + captive)·2 + deep`.
     pub stacks: usize,
+    /// Own pieces under a top, by the stack's square class: `support_psqt + class`.
+    pub support_psqt: usize,
+    /// Opponent pieces under a top, by the stack's square class: `captive_psqt + class`.
+    pub captive_psqt: usize,
+    /// Opponent flats next to a stack (two pieces or more): capturable by a spread.
+    pub tall_next_their_flat: usize,
     /// Road groups.
     pub groups: usize,
     /// Road groups by span: `group_span + span − 1`.
@@ -124,11 +132,15 @@ impl Layout {
             caps_in_reserve: take!(1),
             one_reserve_to_move: take!(1),
             one_reserve_not_to_move: take!(1),
+            flat_tie: take!(1),
             flat_win_now: take!(1),
             flat_draw_now: take!(1),
             flat_loss_next: take!(1),
             psqt: take!(3 * classes),
             stacks: take!(24),
+            support_psqt: take!(classes),
+            captive_psqt: take!(classes),
+            tall_next_their_flat: take!(1),
             groups: take!(1),
             group_span: take!(size),
             line_open: take!(size),
@@ -163,6 +175,7 @@ impl Layout {
             self.one_reserve_not_to_move,
             "one_reserve_not_to_move".into(),
         );
+        name(self.flat_tie, "flat_tie".into());
         name(self.flat_win_now, "flat_win_now".into());
         name(self.flat_draw_now, "flat_draw_now".into());
         name(self.flat_loss_next, "flat_loss_next".into());
@@ -176,6 +189,10 @@ impl Layout {
                         self.psqt + k * self.classes + class,
                         format!("psqt_{kind}_{square}"),
                     );
+                    if k == 0 {
+                        name(self.support_psqt + class, format!("support_psqt_{square}"));
+                        name(self.captive_psqt + class, format!("captive_psqt_{square}"));
+                    }
                 }
             }
         }
@@ -189,6 +206,7 @@ impl Layout {
                 }
             }
         }
+        name(self.tall_next_their_flat, "tall_next_their_flat".into());
         name(self.groups, "groups".into());
         for i in 0..self.size {
             name(self.group_span + i, format!("group_span_{}", i + 1));

@@ -131,6 +131,19 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
             (shallow - black_shallow, deep - black_deep)
         };
         let sign = if mine { 1 } else { -1 };
+        let class = classes[sq.index()] as usize;
+        let own = own_shallow + own_deep;
+        if own != 0 {
+            acc.add(l.support_psqt + class, sign * own);
+        }
+        if shallow + deep != own {
+            acc.add(l.captive_psqt + class, sign * (shallow + deep - own));
+        }
+        let theirs = pos.tops(if mine { !me } else { me });
+        let prey = (Bitboard::from_square(sq).neighbours(board) & theirs & flats).count() as i32;
+        if prey != 0 {
+            acc.add(l.tall_next_their_flat, sign * prey);
+        }
         let base = l.stacks + (kind * 2 + usize::from(!mobile)) * 4;
         for (offset, count) in [
             (0, own_shallow),
@@ -257,6 +270,8 @@ fn flat_count<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
         acc.add(l.flat_lead_to_move, lead);
     } else if lead < 0 {
         acc.add(l.flat_lead_not_to_move, -lead);
+    } else {
+        acc.add(l.flat_tie, 1);
     }
     if pos.is_opening() {
         return;

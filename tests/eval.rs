@@ -209,6 +209,21 @@ fn critical_squares_by_what_stands_on_them() {
 }
 
 #[test]
+fn lines_by_what_the_opponent_has_in_them() {
+    // White a3 b3 share the top row with a Black flat (contested); White's a-file holds a Black
+    // flat too, its b-file nothing else. Black's lines: top row and a-file contested, bottom
+    // row and c-file clear.
+    let pos = Position::from_tps("1,1,2/x3/2,x2 1 3").unwrap();
+    assert_eq!(count(&pos, "line_contested_2"), 1);
+    assert_eq!(count(&pos, "line_contested_1"), 1 - 2);
+    assert_eq!(count(&pos, "line_clear_1"), 1 - 2);
+    // A Black wall in the row blocks it.
+    let pos = Position::from_tps("1,1,2S/x3/2,x2 1 3").unwrap();
+    assert_eq!(count(&pos, "line_blocked_2"), 1);
+    assert_eq!(count(&pos, "line_contested_2"), 0);
+}
+
+#[test]
 fn supports_and_captives_shallow_and_deep() {
     // 3×3: Black's stack 1,2,1,2 (bottom first). A full carry lifts three: the top and the two
     // under it (a White captive, a Black support); the bottom White piece is a deep captive.
@@ -224,8 +239,10 @@ fn supports_and_captives_shallow_and_deep() {
     assert_eq!(count(&pos, "support_psqt_a1"), -1);
     assert_eq!(count(&pos, "captive_psqt_a1"), -2);
     assert_eq!(count(&pos, "tall_next_their_flat"), 0);
-    let pos = Position::from_tps("1212,1,x/x3/x2,2 2 4").unwrap();
+    let pos = Position::from_tps("1212,1,x/2S,x2/x2,2 2 4").unwrap();
     assert_eq!(count(&pos, "tall_next_their_flat"), 1);
+    assert_eq!(count(&pos, "tall_next_own_wall"), 1);
+    assert_eq!(count(&pos, "tall_next_own_flat"), 0);
     // Walled in by White walls, the stack cannot move.
     let pos = Position::from_tps("1212,1S,x/1S,x2/x,2,2 2 5").unwrap();
     assert_eq!(count(&pos, "captive_deep_flat_stuck"), 1);
@@ -240,9 +257,28 @@ fn capstone_neighbours_and_piece_squares() {
     assert_eq!(count(&pos, "cap_next_their_flat"), 1);
     assert_eq!(count(&pos, "psqt_cap_c3"), 1);
     assert_eq!(count(&pos, "psqt_wall_c2"), 1);
+    assert_eq!(count(&pos, "cap_isolated"), 0);
     // Black flats on c4 (class c2) and a1 (corner).
     assert_eq!(count(&pos, "psqt_flat_c2"), -1);
     assert_eq!(count(&pos, "psqt_flat_a1"), -1);
+}
+
+#[test]
+fn isolated_capstone() {
+    // White's capstone on c3 has only its own flat next to it; Black's on a1 touches nothing:
+    // both isolated.
+    let pos = Position::from_tps("x5/x5/x,1,1C,x2/x5/2C,x4 1 3").unwrap();
+    assert_eq!(count(&pos, "cap_isolated"), 0, "one each");
+    assert_eq!(count(&pos, "cap_next_own_flat"), 1);
+    let pos = Position::from_tps("x5/x5/x,1,1C,x2/x5/2C,1,x3 2 3").unwrap();
+    // Black to move: its capstone now touches White's b1, White's is still alone.
+    assert_eq!(count(&pos, "cap_isolated"), -1);
+}
+
+#[test]
+#[should_panic(expected = "wrong board size")]
+fn weights_of_another_size_are_refused() {
+    evaluate_with(&Position::start(5).unwrap(), EvalWeights::builtin(6));
 }
 
 #[test]

@@ -87,12 +87,18 @@ pub struct Layout {
     pub captive_psqt: usize,
     /// Opponent flats next to a stack (two pieces or more): capturable by a spread.
     pub tall_next_their_flat: usize,
+    /// Own flats next to a stack: squares a spread keeps in hand.
+    pub tall_next_own_flat: usize,
+    /// Own walls next to a stack: guards against captures.
+    pub tall_next_own_wall: usize,
     /// Road groups.
     pub groups: usize,
     /// Road groups by span: `group_span + span − 1`.
     pub group_span: usize,
-    /// Lines by own road pieces in them, no opponent wall or capstone there: `+ pieces − 1`.
-    pub line_open: usize,
+    /// Lines by own road pieces in them, no opponent piece there: `+ pieces − 1`.
+    pub line_clear: usize,
+    /// Lines by own road pieces in them, opponent flats but no wall or capstone: `+ pieces − 1`.
+    pub line_contested: usize,
     /// Lines by own road pieces in them, blocked by an opponent wall or capstone: `+ pieces − 1`.
     pub line_blocked: usize,
     /// Critical squares: `critical + side·5 + occupant` (side 0 = to move).
@@ -101,6 +107,8 @@ pub struct Layout {
     pub cap_near_critical: usize,
     /// What stands next to a capstone: `cap_next + CAP_NEIGHBOURS index`.
     pub cap_next: usize,
+    /// Capstones with no opponent piece next to them.
+    pub cap_isolated: usize,
     /// Opponent stacks (two pieces or more) next to a wall.
     pub wall_next_their_tall: usize,
     /// Opponent capstones next to a wall.
@@ -141,13 +149,17 @@ impl Layout {
             support_psqt: take!(classes),
             captive_psqt: take!(classes),
             tall_next_their_flat: take!(1),
+            tall_next_own_flat: take!(1),
+            tall_next_own_wall: take!(1),
             groups: take!(1),
             group_span: take!(size),
-            line_open: take!(size),
+            line_clear: take!(size),
+            line_contested: take!(size),
             line_blocked: take!(size),
             critical: take!(2 * CRITICAL_OCCUPANTS.len()),
             cap_near_critical: take!(2),
             cap_next: take!(CAP_NEIGHBOURS.len()),
+            cap_isolated: take!(1),
             wall_next_their_tall: take!(1),
             wall_next_their_cap: take!(1),
             len: n,
@@ -207,10 +219,13 @@ impl Layout {
             }
         }
         name(self.tall_next_their_flat, "tall_next_their_flat".into());
+        name(self.tall_next_own_flat, "tall_next_own_flat".into());
+        name(self.tall_next_own_wall, "tall_next_own_wall".into());
         name(self.groups, "groups".into());
         for i in 0..self.size {
             name(self.group_span + i, format!("group_span_{}", i + 1));
-            name(self.line_open + i, format!("line_open_{}", i + 1));
+            name(self.line_clear + i, format!("line_clear_{}", i + 1));
+            name(self.line_contested + i, format!("line_contested_{}", i + 1));
             name(self.line_blocked + i, format!("line_blocked_{}", i + 1));
         }
         for (side, who) in ["to_move", "not_to_move"].iter().enumerate() {
@@ -226,6 +241,7 @@ impl Layout {
         for (i, what) in CAP_NEIGHBOURS.iter().enumerate() {
             name(self.cap_next + i, format!("cap_next_{what}"));
         }
+        name(self.cap_isolated, "cap_isolated".into());
         name(self.wall_next_their_tall, "wall_next_their_tall".into());
         name(self.wall_next_their_cap, "wall_next_their_cap".into());
         names

@@ -132,17 +132,29 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
         };
         let sign = if mine { 1 } else { -1 };
         let class = classes[sq.index()] as usize;
-        let own = own_shallow + own_deep;
-        if own != 0 {
-            acc.add(l.support_psqt + class, sign * own);
+        let supports = own_shallow + own_deep;
+        if supports != 0 {
+            acc.add(l.support_psqt + class, sign * supports);
         }
-        if shallow + deep != own {
-            acc.add(l.captive_psqt + class, sign * (shallow + deep - own));
+        if shallow + deep != supports {
+            acc.add(l.captive_psqt + class, sign * (shallow + deep - supports));
         }
-        let theirs = pos.tops(if mine { !me } else { me });
-        let prey = (Bitboard::from_square(sq).neighbours(board) & theirs & flats).count() as i32;
-        if prey != 0 {
-            acc.add(l.tall_next_their_flat, sign * prey);
+        // Neighbours: opponent flats a spread could capture, own flats and walls.
+        let (own, theirs) = if mine {
+            (pos.tops(me), pos.tops(!me))
+        } else {
+            (pos.tops(!me), pos.tops(me))
+        };
+        let next = Bitboard::from_square(sq).neighbours(board);
+        for (feature, squares) in [
+            (l.tall_next_their_flat, theirs & flats),
+            (l.tall_next_own_flat, own & flats),
+            (l.tall_next_own_wall, own & walls),
+        ] {
+            let n = (next & squares).count() as i32;
+            if n != 0 {
+                acc.add(feature, sign * n);
+            }
         }
         let base = l.stacks + (kind * 2 + usize::from(!mobile)) * 4;
         for (offset, count) in [
@@ -171,8 +183,8 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
             acc.add(l.group_span + span(group) - 1, sign);
         }
 
-        // Lines: own road pieces in each row and column, and whether an opponent wall or
-        // capstone stands in the line (a road along it must go round).
+        // Lines: own road pieces in each row and column, and what the opponent has there:
+        // nothing, flats only, or a wall or capstone (a road along the line must go round).
         let blockers = theirs & (walls | caps);
         for i in 0..size {
             for line in [
@@ -181,10 +193,12 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
             ] {
                 let n = (road & line).count() as usize;
                 if n > 0 {
-                    let base = if (blockers & line).is_empty() {
-                        l.line_open
-                    } else {
+                    let base = if !(blockers & line).is_empty() {
                         l.line_blocked
+                    } else if !(theirs & line).is_empty() {
+                        l.line_contested
+                    } else {
+                        l.line_clear
                     };
                     acc.add(base + n - 1, sign);
                 }
@@ -235,6 +249,9 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
                 if n > 0 {
                     acc.add(l.cap_next + i, sign * n);
                 }
+            }
+            if (next & theirs).is_empty() {
+                acc.add(l.cap_isolated, sign);
             }
         }
 

@@ -259,36 +259,35 @@ pub static LAYOUTS: [Layout; MAX_SIZE + 1] = {
     layouts
 };
 
-/// Per size, the squares of each symmetry class as bitboard bits.
-pub static CLASS_MASKS: [[u64; 10]; MAX_SIZE + 1] = {
-    let mut masks = [[0u64; 10]; MAX_SIZE + 1];
-    let mut size = MIN_SIZE;
-    while size <= MAX_SIZE {
-        let mut sq = 0;
-        while sq < size * size {
-            let (file, rank) = (sq % size, sq / size);
-            masks[size][square_class(file, rank, size)] |= 1 << (rank * 8 + file);
-            sq += 1;
-        }
-        size += 1;
-    }
-    masks
-};
+/// The symmetry classes of one board size, as lookup tables.
+pub struct Classes {
+    /// The squares of each class, as bitboard bits.
+    pub masks: [u64; 10],
+    /// The class of each square index (`rank·8 + file`).
+    pub of_square: [u8; 64],
+}
 
-/// Per size, the symmetry class of each square index (`rank·8 + file`).
-pub static SQUARE_CLASSES: [[u8; 64]; MAX_SIZE + 1] = {
-    let mut classes = [[0u8; 64]; MAX_SIZE + 1];
+/// Class tables by size (entries below 3 unused).
+pub static CLASSES: [Classes; MAX_SIZE + 1] = {
+    let mut tables = [const {
+        Classes {
+            masks: [0; 10],
+            of_square: [0; 64],
+        }
+    }; MAX_SIZE + 1];
     let mut size = MIN_SIZE;
     while size <= MAX_SIZE {
         let mut sq = 0;
         while sq < size * size {
             let (file, rank) = (sq % size, sq / size);
-            classes[size][rank * 8 + file] = square_class(file, rank, size) as u8;
+            let class = square_class(file, rank, size);
+            tables[size].masks[class] |= 1 << (rank * 8 + file);
+            tables[size].of_square[rank * 8 + file] = class as u8;
             sq += 1;
         }
         size += 1;
     }
-    classes
+    tables
 };
 
 #[cfg(test)]
@@ -316,7 +315,7 @@ mod tests {
         assert_eq!(class_count(6), 6);
         assert_eq!(class_count(5), 6);
         assert_eq!(class_count(8), 10);
-        for (size, masks) in CLASS_MASKS.iter().enumerate().skip(MIN_SIZE) {
+        for (size, tables) in CLASSES.iter().enumerate().skip(MIN_SIZE) {
             let last = size - 1;
             for file in 0..size {
                 for rank in 0..size {
@@ -328,7 +327,7 @@ mod tests {
                     assert_eq!(c, square_class(file, last - rank, size));
                 }
             }
-            let covered: u32 = masks.iter().map(|m| m.count_ones()).sum();
+            let covered: u32 = tables.masks.iter().map(|m| m.count_ones()).sum();
             assert_eq!(covered as usize, size * size);
         }
         // 6×6: corner, edge next to it, the square diagonal from it, … centre.

@@ -1,7 +1,7 @@
 //! The evaluation terms, written once and generic over what they feed: weights (a score) or a
 //! trace (feature counts for the tuner). Monomorphised, so the weighted case costs nothing extra.
 
-use super::features::{Layout, CLASS_MASKS, SQUARE_CLASSES};
+use super::features::{Layout, CLASSES};
 use crate::core::{Bitboard, Color, Position};
 
 /// What the terms are fed into: feature `index` fired `count` times (side to move's view).
@@ -46,18 +46,23 @@ fn span(group: Bitboard) -> usize {
 /// Feeds every term of `pos` to `acc`.
 #[inline(always)]
 pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
-    let size = pos.size();
-    let board = pos.board();
     let me = pos.to_move();
-    let walls = pos.walls();
-    let caps = pos.caps();
-    let empty = pos.empty();
-    let flats = pos.flats();
-
     acc.add(l.tempo, 1);
     flat_count(pos, l, acc);
+    reserves(pos, l, acc);
+    piece_squares(pos, l, acc);
+    let tall = stacks(pos, l, acc);
+    for (color, sign, side) in [(me, 1, 0), (!me, -1, 1)] {
+        roads(pos, l, acc, color, sign);
+        critical_squares(pos, l, acc, color, side);
+        capstones_and_walls(pos, l, acc, color, sign, tall);
+    }
+}
 
-    // Reserves.
+/// Reserves left, and "one piece left" for either side.
+#[inline(always)]
+fn reserves<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
+    let me = pos.to_move();
     let pieces = |c: Color| pos.stones(c) + pos.capstones(c);
     acc.add(
         l.stones_in_reserve,
@@ -73,12 +78,16 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
     if pieces(!me) == 1 {
         acc.add(l.one_reserve_not_to_move, 1);
     }
+}
 
-    // Piece-square tables: flats by class mask, walls and capstones (few) square by square.
-    let masks = &CLASS_MASKS[size];
-    let classes = &SQUARE_CLASSES[size];
+/// Piece-square tables: flats by class mask, walls and capstones (few) square by square.
+#[inline(always)]
+fn piece_squares<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
+    let me = pos.to_move();
+    let classes = &CLASSES[pos.size()];
+    let flats = pos.flats();
     let (my_flats, their_flats) = (flats & pos.tops(me), flats & pos.tops(!me));
-    for (c, &mask) in masks.iter().enumerate().take(l.classes) {
+    for (c, &mask) in classes.masks.iter().enumerate().take(l.classes) {
         let n =
             (my_flats.0 & mask).count_ones() as i32 - (their_flats.0 & mask).count_ones() as i32;
         if n != 0 {
@@ -86,18 +95,32 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
         }
     }
     for (color, sign) in [(me, 1), (!me, -1)] {
-        for sq in pos.tops(color) & walls {
-            acc.add(l.psqt + l.classes + classes[sq.index()] as usize, sign);
+        for sq in pos.tops(color) & pos.walls() {
+            acc.add(
+                l.psqt + l.classes + classes.of_square[sq.index()] as usize,
+                sign,
+            );
         }
-        for sq in pos.tops(color) & caps {
-            acc.add(l.psqt + 2 * l.classes + classes[sq.index()] as usize, sign);
+        for sq in pos.tops(color) & pos.caps() {
+            acc.add(
+                l.psqt + 2 * l.classes + classes.of_square[sq.index()] as usize,
+                sign,
+            );
         }
     }
+}
 
-    // Stacks: own pieces (supports) and opponent pieces (captives) under each top, split into
-    // those a full carry lifts (shallow) and the rest (deep), by top kind and mobility.
-    let open = board & !(walls | caps);
-    let can_move = open.neighbours(board);
+/// Stacks: own pieces (supports) and opponent pieces (captives) under each top, split into
+/// those a full carry lifts (shallow) and the rest (deep), by top kind and mobility; by the
+/// stack's square; and what stands next to it. Returns the squares holding two pieces or more.
+#[inline(always)]
+fn stacks<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) -> Bitboard {
+    let size = pos.size();
+    let board = pos.board();
+    let me = pos.to_move();
+    let (walls, caps, flats) = (pos.walls(), pos.caps(), pos.flats());
+    // A flat or wall may move onto an empty square or a flat; a capstone onto a wall too.
+    let can_move = (board & !(walls | caps)).neighbours(board);
     let cap_can_move = (board & !caps).neighbours(board);
     let mut tall = Bitboard::EMPTY;
     for sq in pos.occupied() {
@@ -131,7 +154,18 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
             (shallow - black_shallow, deep - black_deep)
         };
         let sign = if mine { 1 } else { -1 };
-        let class = classes[sq.index()] as usize;
+        let base = l.stacks + (kind * 2 + usize::from(!mobile)) * 4;
+        for (offset, count) in [
+            (0, own_shallow),
+            (1, own_deep),
+            (2, shallow - own_shallow),
+            (3, deep - own_deep),
+        ] {
+            if count != 0 {
+                acc.add(base + offset, sign * count);
+            }
+        }
+        let class = CLASSES[size].of_square[sq.index()] as usize;
         let supports = own_shallow + own_deep;
         if supports != 0 {
             acc.add(l.support_psqt + class, sign * supports);
@@ -156,116 +190,130 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
                 acc.add(feature, sign * n);
             }
         }
-        let base = l.stacks + (kind * 2 + usize::from(!mobile)) * 4;
-        for (offset, count) in [
-            (0, own_shallow),
-            (1, own_deep),
-            (2, shallow - own_shallow),
-            (3, deep - own_deep),
+    }
+    tall
+}
+
+/// Road groups (each also by the larger of the rows and columns it spans), and lines: own road
+/// pieces in each row and column by what the opponent has there: nothing, flats only, or a
+/// wall or capstone (a road along the line must go round).
+#[inline(always)]
+fn roads<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A, color: Color, sign: i32) {
+    let board = pos.board();
+    let road = pos.road_pieces(color);
+    let theirs = pos.tops(!color);
+    let mut rest = road;
+    while let Some(seed) = rest.first() {
+        let group = rest.flood(Bitboard::from_square(seed));
+        rest ^= group;
+        acc.add(l.groups, sign);
+        acc.add(l.group_span + span(group) - 1, sign);
+    }
+    let blockers = theirs & (pos.walls() | pos.caps());
+    for i in 0..pos.size() {
+        for line in [
+            Bitboard((0xFF << (8 * i)) & board.0),
+            Bitboard((FILE_A << i) & board.0),
         ] {
-            if count != 0 {
-                acc.add(base + offset, sign * count);
+            let n = (road & line).count() as usize;
+            if n > 0 {
+                let base = if !(blockers & line).is_empty() {
+                    l.line_blocked
+                } else if !(theirs & line).is_empty() {
+                    l.line_contested
+                } else {
+                    l.line_clear
+                };
+                acc.add(base + n - 1, sign);
             }
         }
     }
+}
 
-    for (color, sign, side) in [(me, 1, 0), (!me, -1, 1)] {
-        let own = pos.tops(color);
-        let theirs = pos.tops(!color);
-        let road = own & !walls;
-
-        // Road groups, and each by the larger of the rows and columns it spans.
-        let mut rest = road;
-        while let Some(seed) = rest.first() {
-            let group = rest.flood(Bitboard::from_square(seed));
-            rest ^= group;
-            acc.add(l.groups, sign);
-            acc.add(l.group_span + span(group) - 1, sign);
+/// Critical squares of `color` (a road piece there completes a road) by what stands on them,
+/// each kind counted up to two; and its capstones next to one they may move onto. `side` is 0
+/// for the side to move: these features are split by side, not netted.
+#[inline(always)]
+fn critical_squares<A: Accumulator>(
+    pos: &Position,
+    l: &Layout,
+    acc: &mut A,
+    color: Color,
+    side: usize,
+) {
+    let critical = pos.road_completions(color);
+    if critical.is_empty() {
+        return;
+    }
+    let (own, theirs) = (pos.tops(color), pos.tops(!color));
+    let (walls, caps) = (pos.walls(), pos.caps());
+    let base = l.critical + side * 5;
+    let occupants = [
+        critical & pos.empty(),
+        critical & own & walls,
+        critical & theirs & pos.flats(),
+        critical & theirs & walls,
+        critical & theirs & caps,
+    ];
+    for (o, squares) in occupants.into_iter().enumerate() {
+        let n = squares.count().min(2) as i32;
+        if n > 0 {
+            acc.add(base + o, n);
         }
+    }
+    let reachable = critical & !(theirs & caps);
+    let near = (own & caps)
+        .filter(|&sq| !(Bitboard::from_square(sq).neighbours(pos.board()) & reachable).is_empty())
+        .count() as i32;
+    if near > 0 {
+        acc.add(l.cap_near_critical + side, near);
+    }
+}
 
-        // Lines: own road pieces in each row and column, and what the opponent has there:
-        // nothing, flats only, or a wall or capstone (a road along the line must go round).
-        let blockers = theirs & (walls | caps);
-        for i in 0..size {
-            for line in [
-                Bitboard((0xFF << (8 * i)) & board.0),
-                Bitboard((FILE_A << i) & board.0),
-            ] {
-                let n = (road & line).count() as usize;
-                if n > 0 {
-                    let base = if !(blockers & line).is_empty() {
-                        l.line_blocked
-                    } else if !(theirs & line).is_empty() {
-                        l.line_contested
-                    } else {
-                        l.line_clear
-                    };
-                    acc.add(base + n - 1, sign);
-                }
-            }
-        }
-
-        // Critical squares (a road piece there completes a road), by what stands on them,
-        // each kind counted up to two; and capstones next to one they may move onto.
-        let critical = pos.road_completions(color);
-        if !critical.is_empty() {
-            let base = l.critical + side * 5;
-            let occupants = [
-                critical & empty,
-                critical & own & walls,
-                critical & theirs & flats,
-                critical & theirs & walls,
-                critical & theirs & caps,
-            ];
-            for (o, squares) in occupants.into_iter().enumerate() {
-                let n = squares.count().min(2) as i32;
-                if n > 0 {
-                    acc.add(base + o, n);
-                }
-            }
-            let reachable = critical & !(theirs & caps);
-            let near = (own & caps)
-                .filter(|&sq| !(Bitboard::from_square(sq).neighbours(board) & reachable).is_empty())
-                .count() as i32;
-            if near > 0 {
-                acc.add(l.cap_near_critical + side, near);
-            }
-        }
-
-        // Capstones: what stands next to them.
-        for sq in own & caps {
-            let next = Bitboard::from_square(sq).neighbours(board);
-            let counts = [
-                next & own & flats,
-                next & own & walls,
-                next & own & tall,
-                next & theirs & flats,
-                next & theirs & walls,
-                next & theirs & caps,
-                next & theirs & tall,
-            ];
-            for (i, squares) in counts.into_iter().enumerate() {
-                let n = squares.count() as i32;
-                if n > 0 {
-                    acc.add(l.cap_next + i, sign * n);
-                }
-            }
-            if (next & theirs).is_empty() {
-                acc.add(l.cap_isolated, sign);
-            }
-        }
-
-        // Walls next to an opponent's stack or capstone (blocking its spread or road).
-        for sq in own & walls {
-            let next = Bitboard::from_square(sq).neighbours(board);
-            let n = (next & theirs & tall).count() as i32;
+/// What stands next to each capstone of `color` (and whether any opponent piece does), and
+/// opponent stacks and capstones next to its walls (a wall blocking a spread or a road).
+#[inline(always)]
+fn capstones_and_walls<A: Accumulator>(
+    pos: &Position,
+    l: &Layout,
+    acc: &mut A,
+    color: Color,
+    sign: i32,
+    tall: Bitboard,
+) {
+    let board = pos.board();
+    let (own, theirs) = (pos.tops(color), pos.tops(!color));
+    let (walls, caps, flats) = (pos.walls(), pos.caps(), pos.flats());
+    for sq in own & caps {
+        let next = Bitboard::from_square(sq).neighbours(board);
+        let counts = [
+            next & own & flats,
+            next & own & walls,
+            next & own & tall,
+            next & theirs & flats,
+            next & theirs & walls,
+            next & theirs & caps,
+            next & theirs & tall,
+        ];
+        for (i, squares) in counts.into_iter().enumerate() {
+            let n = squares.count() as i32;
             if n > 0 {
-                acc.add(l.wall_next_their_tall, sign * n);
+                acc.add(l.cap_next + i, sign * n);
             }
-            let n = (next & theirs & caps).count() as i32;
-            if n > 0 {
-                acc.add(l.wall_next_their_cap, sign * n);
-            }
+        }
+        if (next & theirs).is_empty() {
+            acc.add(l.cap_isolated, sign);
+        }
+    }
+    for sq in own & walls {
+        let next = Bitboard::from_square(sq).neighbours(board);
+        let n = (next & theirs & tall).count() as i32;
+        if n > 0 {
+            acc.add(l.wall_next_their_tall, sign * n);
+        }
+        let n = (next & theirs & caps).count() as i32;
+        if n > 0 {
+            acc.add(l.wall_next_their_cap, sign * n);
         }
     }
 }

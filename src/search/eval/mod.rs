@@ -1,11 +1,11 @@
 //! The static evaluation, in centi-flats from the side to move's view.
 //!
-//! One code path ([`terms`]) computes every feature of a position and feeds it to an
-//! accumulator: the weighted one here returns the score, the trace ([`trace`]) records the
+//! One code path (`terms.rs`) computes every feature of a position and feeds it to an
+//! accumulator: the weighted one here returns the score, the trace (`trace.rs`) records the
 //! feature counts the tuner fits. Every feature has an opening and an end weight; the score is
 //! `(Σ count·opening · phase + Σ count·end · (256 − phase)) / 256`, `phase` running from 256 at
 //! the start to 0 when a reserve or the board runs out, then clamped to ±`EVAL_LIMIT`. The
-//! features are listed in [`features`]; the weights are data (`weights/eval-NxN.txt`).
+//! features are listed in `features.rs`; the weights are data (`weights/eval-NxN.txt`).
 
 mod features;
 mod terms;
@@ -42,7 +42,10 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, EvalWeights::builtin(pos.size()))
 }
 
-/// The evaluation with `weights`, which must be for the position's size.
+/// The evaluation with `weights`: the same code as `evaluate`, for the tuner and tests.
+///
+/// # Panics
+/// If `weights` are for another board size than `pos` (a caller's bug: the features differ).
 #[inline]
 pub fn evaluate_with(pos: &Position, weights: &EvalWeights) -> i32 {
     assert_eq!(

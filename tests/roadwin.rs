@@ -1,6 +1,6 @@
-//! `Position::road_win` and `road_squares` agree with trying every move, over random games.
+//! `Position::road_win`, `road_squares` and `road_completions` agree with trying every move, over random games.
 
-use menhir::core::{MoveList, Position};
+use menhir::core::{has_road, Bitboard, MoveList, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -46,6 +46,19 @@ fn road_win_matches_brute_force() {
             }
             for sq in by_placement {
                 assert!(pos.road_squares(me).contains(sq));
+            }
+            // Completion squares, occupied or not: where one more road piece makes a road.
+            for color in [me, !me] {
+                let pieces = pos.road_pieces(color);
+                let completions = pos.road_completions(color);
+                if has_road(pieces, pos.size()) {
+                    continue;
+                }
+                for sq in pos.board() {
+                    let with = pieces | Bitboard::from_square(sq);
+                    let completes = !pieces.contains(sq) && has_road(with, pos.size());
+                    assert_eq!(completions.contains(sq), completes, "{} {sq}", pos.to_tps());
+                }
             }
             positions += 1;
             let mv = moves[rng.random_range(0..moves.len())];

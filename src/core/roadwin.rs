@@ -27,6 +27,23 @@ impl Position {
     /// ```
     #[inline]
     pub fn road_squares(&self, color: Color) -> Bitboard {
+        self.road_completions(color) & self.empty()
+    }
+
+    /// Squares, empty or not, where a road piece of `color` would complete a road for `color`
+    /// if it stood there on top (the evaluation asks what stands on them: an own wall a
+    /// capstone could flatten, an opponent flat a spread could cover, …). Squares already
+    /// holding a road piece of `color` are never included.
+    ///
+    /// ```
+    /// use menhir::core::{Color, Position, Square};
+    /// let pos = Position::from_tps("2,x2/1,2,x/1,2,x 1 3").unwrap();
+    /// let squares: Vec<_> = pos.road_completions(Color::White).collect();
+    /// assert_eq!(squares, vec![Square::new(0, 2, 3).unwrap()]);
+    /// assert!(pos.road_squares(Color::White).is_empty());
+    /// ```
+    #[inline]
+    pub fn road_completions(&self, color: Color) -> Bitboard {
         let size = self.size();
         let pieces = self.road_pieces(color);
         if pieces.count() + 1 < size as u32 {
@@ -36,7 +53,7 @@ impl Position {
         let reach = |edge: Bitboard| pieces.flood(pieces & edge).neighbours(board) | edge;
         let vertical = reach(Bitboard::rank(0, size)) & reach(Bitboard::rank(size - 1, size));
         let horizontal = reach(Bitboard::file(0, size)) & reach(Bitboard::file(size - 1, size));
-        (vertical | horizontal) & self.empty()
+        (vertical | horizontal) & board & !pieces
     }
 
     /// A move that gives the side to move a road at once, if there is one. Placements are

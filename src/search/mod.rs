@@ -23,7 +23,7 @@ mod threads;
 mod time;
 mod tt;
 
-pub use eval::evaluate;
+pub use eval::{eval_trace, evaluate, evaluate_with, EvalTrace, EvalWeights};
 pub use params::{Features, MAX_PLY};
 
 use crate::core::{Move, MoveList, Position};

@@ -1,0 +1,339 @@
+//! The evaluation's features: what each weight multiplies, and where it sits in a board size's
+//! weight vector.
+//!
+//! Counting convention (what `eval_trace` records, side to move's view): a feature without a
+//! side in its name counts the side to move's instances minus the opponent's; a feature named
+//! `…_to_move` or `…_not_to_move` counts that side's instances only, and its weight carries the
+//! sign.
+
+use crate::core::{MAX_SIZE, MIN_SIZE};
+
+/// Occupants of a critical square, in the order of the `critical_*` features.
+pub const CRITICAL_OCCUPANTS: [&str; 5] =
+    ["empty", "own_wall", "their_flat", "their_wall", "their_cap"];
+/// What stands next to a capstone, in the order of the `cap_next_*` features.
+pub const CAP_NEIGHBOURS: [&str; 7] = [
+    "own_flat",
+    "own_wall",
+    "own_tall",
+    "their_flat",
+    "their_wall",
+    "their_cap",
+    "their_tall",
+];
+/// Top kinds in feature order (`PieceKind as usize`).
+const KINDS: [&str; 3] = ["flat", "wall", "cap"];
+
+/// Squares of a board of `size` up to its 8 rotations and reflections.
+pub const fn class_count(size: usize) -> usize {
+    let half = size.div_ceil(2);
+    half * (half + 1) / 2
+}
+
+/// The symmetry class of a square: both coordinates folded to the near half, then sorted
+/// (`near` = steps to the nearest edge ≤ `far`), numbered `far·(far+1)/2 + near`.
+pub const fn square_class(file: usize, rank: usize, size: usize) -> usize {
+    let f = if file < size - 1 - file {
+        file
+    } else {
+        size - 1 - file
+    };
+    let r = if rank < size - 1 - rank {
+        rank
+    } else {
+        size - 1 - rank
+    };
+    let (near, far) = if f <= r { (f, r) } else { (r, f) };
+    far * (far + 1) / 2 + near
+}
+
+/// Where each group of features starts in the weight vector of one size (feature `i` of a
+/// group is at `start + i`).
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    /// Board size.
+    pub size: usize,
+    /// Symmetry classes of a square (`class_count(size)`).
+    pub classes: usize,
+    /// Having the move.
+    pub tempo: usize,
+    /// Flat lead with komi in half flats, when the side to move leads.
+    pub flat_lead_to_move: usize,
+    /// The opponent's flat lead with komi in half flats, when it leads.
+    pub flat_lead_not_to_move: usize,
+    /// Stones in reserve.
+    pub stones_in_reserve: usize,
+    /// Capstones in reserve.
+    pub caps_in_reserve: usize,
+    /// The side to move has one piece left in reserve.
+    pub one_reserve_to_move: usize,
+    /// The opponent has one piece left in reserve.
+    pub one_reserve_not_to_move: usize,
+    /// The flat count with komi is level (ending the game now would be a tie).
+    pub flat_tie: usize,
+    /// The side to move can end the game on flats this ply, and win.
+    pub flat_win_now: usize,
+    /// The side to move can end the game on flats this ply with a tie.
+    pub flat_draw_now: usize,
+    /// The opponent, with one piece left, would win the flat count by placing it.
+    pub flat_loss_next: usize,
+    /// Piece-square tables: `psqt + kind·classes + class`.
+    pub psqt: usize,
+    /// Pieces under a top: `stacks + ((kind·2 + stuck)·2 + captive)·2 + deep`.
+    pub stacks: usize,
+    /// Own pieces under a top, by the stack's square class: `support_psqt + class`.
+    pub support_psqt: usize,
+    /// Opponent pieces under a top, by the stack's square class: `captive_psqt + class`.
+    pub captive_psqt: usize,
+    /// Opponent flats next to a stack (two pieces or more): capturable by a spread.
+    pub tall_next_their_flat: usize,
+    /// Own flats next to a stack: squares a spread keeps in hand.
+    pub tall_next_own_flat: usize,
+    /// Own walls next to a stack: guards against captures.
+    pub tall_next_own_wall: usize,
+    /// Road groups.
+    pub groups: usize,
+    /// Road groups by span: `group_span + span − 1`.
+    pub group_span: usize,
+    /// Lines by own road pieces in them, no opponent piece there: `+ pieces − 1`.
+    pub line_clear: usize,
+    /// Lines by own road pieces in them, opponent flats but no wall or capstone: `+ pieces − 1`.
+    pub line_contested: usize,
+    /// Lines by own road pieces in them, blocked by an opponent wall or capstone: `+ pieces − 1`.
+    pub line_blocked: usize,
+    /// Critical squares: `critical + side·5 + occupant` (side 0 = to move).
+    pub critical: usize,
+    /// Capstones next to an own critical square they may move onto: `+ side`.
+    pub cap_near_critical: usize,
+    /// What stands next to a capstone: `cap_next + CAP_NEIGHBOURS index`.
+    pub cap_next: usize,
+    /// Capstones with no opponent piece next to them.
+    pub cap_isolated: usize,
+    /// Opponent stacks (two pieces or more) next to a wall.
+    pub wall_next_their_tall: usize,
+    /// Opponent capstones next to a wall.
+    pub wall_next_their_cap: usize,
+    /// Number of features.
+    pub len: usize,
+}
+
+impl Layout {
+    /// The layout of a board of `size` (3 to 8).
+    pub const fn new(size: usize) -> Layout {
+        let classes = class_count(size);
+        let mut n = 0;
+        // Hands out `count` consecutive indices.
+        macro_rules! take {
+            ($count:expr) => {{
+                let start = n;
+                n += $count;
+                start
+            }};
+        }
+        Layout {
+            size,
+            classes,
+            tempo: take!(1),
+            flat_lead_to_move: take!(1),
+            flat_lead_not_to_move: take!(1),
+            stones_in_reserve: take!(1),
+            caps_in_reserve: take!(1),
+            one_reserve_to_move: take!(1),
+            one_reserve_not_to_move: take!(1),
+            flat_tie: take!(1),
+            flat_win_now: take!(1),
+            flat_draw_now: take!(1),
+            flat_loss_next: take!(1),
+            psqt: take!(3 * classes),
+            stacks: take!(24),
+            support_psqt: take!(classes),
+            captive_psqt: take!(classes),
+            tall_next_their_flat: take!(1),
+            tall_next_own_flat: take!(1),
+            tall_next_own_wall: take!(1),
+            groups: take!(1),
+            group_span: take!(size),
+            line_clear: take!(size),
+            line_contested: take!(size),
+            line_blocked: take!(size),
+            critical: take!(2 * CRITICAL_OCCUPANTS.len()),
+            cap_near_critical: take!(2),
+            cap_next: take!(CAP_NEIGHBOURS.len()),
+            cap_isolated: take!(1),
+            wall_next_their_tall: take!(1),
+            wall_next_their_cap: take!(1),
+            len: n,
+        }
+    }
+
+    /// The layout of a supported board size, or `None`.
+    pub fn of(size: usize) -> Option<&'static Layout> {
+        (MIN_SIZE..=MAX_SIZE)
+            .contains(&size)
+            .then(|| &LAYOUTS[size])
+    }
+
+    /// Every feature's name, index `i` naming feature `i`.
+    pub fn names(&self) -> Vec<String> {
+        let mut names = vec![String::new(); self.len];
+        let mut name = |i: usize, text: String| names[i] = text;
+        name(self.tempo, "tempo".into());
+        name(self.flat_lead_to_move, "flat_lead_to_move".into());
+        name(self.flat_lead_not_to_move, "flat_lead_not_to_move".into());
+        name(self.stones_in_reserve, "stones_in_reserve".into());
+        name(self.caps_in_reserve, "caps_in_reserve".into());
+        name(self.one_reserve_to_move, "one_reserve_to_move".into());
+        name(
+            self.one_reserve_not_to_move,
+            "one_reserve_not_to_move".into(),
+        );
+        name(self.flat_tie, "flat_tie".into());
+        name(self.flat_win_now, "flat_win_now".into());
+        name(self.flat_draw_now, "flat_draw_now".into());
+        name(self.flat_loss_next, "flat_loss_next".into());
+        for (k, kind) in KINDS.iter().enumerate() {
+            for far in 0..self.size.div_ceil(2) {
+                for near in 0..=far {
+                    // Named by the class's square nearest a1 with file ≥ rank: a1, b1, b2, c1…
+                    let square = format!("{}{}", (b'a' + far as u8) as char, near + 1);
+                    let class = square_class(far, near, self.size);
+                    name(
+                        self.psqt + k * self.classes + class,
+                        format!("psqt_{kind}_{square}"),
+                    );
+                    if k == 0 {
+                        name(self.support_psqt + class, format!("support_psqt_{square}"));
+                        name(self.captive_psqt + class, format!("captive_psqt_{square}"));
+                    }
+                }
+            }
+        }
+        for (k, kind) in KINDS.iter().enumerate() {
+            for (stuck, mobility) in ["mobile", "stuck"].iter().enumerate() {
+                for (captive, role) in ["support", "captive"].iter().enumerate() {
+                    for (deep, depth) in ["shallow", "deep"].iter().enumerate() {
+                        let i = self.stacks + ((k * 2 + stuck) * 2 + captive) * 2 + deep;
+                        name(i, format!("{role}_{depth}_{kind}_{mobility}"));
+                    }
+                }
+            }
+        }
+        name(self.tall_next_their_flat, "tall_next_their_flat".into());
+        name(self.tall_next_own_flat, "tall_next_own_flat".into());
+        name(self.tall_next_own_wall, "tall_next_own_wall".into());
+        name(self.groups, "groups".into());
+        for i in 0..self.size {
+            name(self.group_span + i, format!("group_span_{}", i + 1));
+            name(self.line_clear + i, format!("line_clear_{}", i + 1));
+            name(self.line_contested + i, format!("line_contested_{}", i + 1));
+            name(self.line_blocked + i, format!("line_blocked_{}", i + 1));
+        }
+        for (side, who) in ["to_move", "not_to_move"].iter().enumerate() {
+            for (o, occupant) in CRITICAL_OCCUPANTS.iter().enumerate() {
+                let i = self.critical + side * CRITICAL_OCCUPANTS.len() + o;
+                name(i, format!("critical_{who}_{occupant}"));
+            }
+            name(
+                self.cap_near_critical + side,
+                format!("cap_near_critical_{who}"),
+            );
+        }
+        for (i, what) in CAP_NEIGHBOURS.iter().enumerate() {
+            name(self.cap_next + i, format!("cap_next_{what}"));
+        }
+        name(self.cap_isolated, "cap_isolated".into());
+        name(self.wall_next_their_tall, "wall_next_their_tall".into());
+        name(self.wall_next_their_cap, "wall_next_their_cap".into());
+        names
+    }
+}
+
+/// Layouts by size (entries below 3 are unused copies of 3×3).
+pub static LAYOUTS: [Layout; MAX_SIZE + 1] = {
+    let mut layouts = [Layout::new(MIN_SIZE); MAX_SIZE + 1];
+    let mut size = MIN_SIZE;
+    while size <= MAX_SIZE {
+        layouts[size] = Layout::new(size);
+        size += 1;
+    }
+    layouts
+};
+
+/// The symmetry classes of one board size, as lookup tables.
+pub struct Classes {
+    /// The squares of each class, as bitboard bits.
+    pub masks: [u64; 10],
+    /// The class of each square index (`rank·8 + file`).
+    pub of_square: [u8; 64],
+}
+
+/// Class tables by size (entries below 3 unused).
+pub static CLASSES: [Classes; MAX_SIZE + 1] = {
+    let mut tables = [const {
+        Classes {
+            masks: [0; 10],
+            of_square: [0; 64],
+        }
+    }; MAX_SIZE + 1];
+    let mut size = MIN_SIZE;
+    while size <= MAX_SIZE {
+        let mut sq = 0;
+        while sq < size * size {
+            let (file, rank) = (sq % size, sq / size);
+            let class = square_class(file, rank, size);
+            tables[size].masks[class] |= 1 << (rank * 8 + file);
+            tables[size].of_square[rank * 8 + file] = class as u8;
+            sq += 1;
+        }
+        size += 1;
+    }
+    tables
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_index_has_one_distinct_name() {
+        for (size, layout) in LAYOUTS.iter().enumerate().skip(MIN_SIZE) {
+            let names = layout.names();
+            assert_eq!(names.len(), layout.len);
+            let mut sorted = names.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), names.len(), "{size}x{size}: a name repeats");
+            assert!(
+                names.iter().all(|n| !n.is_empty()),
+                "{size}x{size}: an index has no name"
+            );
+        }
+    }
+
+    #[test]
+    fn classes_follow_the_board_symmetry() {
+        assert_eq!(class_count(6), 6);
+        assert_eq!(class_count(5), 6);
+        assert_eq!(class_count(8), 10);
+        for (size, tables) in CLASSES.iter().enumerate().skip(MIN_SIZE) {
+            let last = size - 1;
+            for file in 0..size {
+                for rank in 0..size {
+                    let c = square_class(file, rank, size);
+                    assert!(c < class_count(size));
+                    // Rotations and reflections keep the class.
+                    assert_eq!(c, square_class(rank, file, size));
+                    assert_eq!(c, square_class(last - file, rank, size));
+                    assert_eq!(c, square_class(file, last - rank, size));
+                }
+            }
+            let covered: u32 = tables.masks.iter().map(|m| m.count_ones()).sum();
+            assert_eq!(covered as usize, size * size);
+        }
+        // 6×6: corner, edge next to it, the square diagonal from it, … centre.
+        assert_eq!(square_class(0, 0, 6), 0);
+        assert_eq!(square_class(1, 0, 6), 1);
+        assert_eq!(square_class(1, 1, 6), 2);
+        assert_eq!(square_class(2, 2, 6), 5);
+    }
+}

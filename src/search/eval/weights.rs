@@ -1,0 +1,181 @@
+//! `EvalWeights`: an opening and an end weight per feature for one board size, read from and
+//! written to the text files under `weights/`.
+//!
+//! File format: `#` comment lines (the header naming the command and data that produced the
+//! weights), blank lines, one `size N` line, then one `name opening end` line per feature, in
+//! any order, each feature exactly once.
+
+use super::features::{Layout, LAYOUTS};
+use crate::core::{MAX_SIZE, MIN_SIZE};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// The weights of one board size: `[opening, end]` per feature, in centi-flats.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalWeights {
+    size: usize,
+    weights: Vec<[i32; 2]>,
+}
+
+/// The weight files compiled into the engine, 3×3 to 8×8.
+const FILES: [&str; 6] = [
+    include_str!("../../../weights/eval-3x3.txt"),
+    include_str!("../../../weights/eval-4x4.txt"),
+    include_str!("../../../weights/eval-5x5.txt"),
+    include_str!("../../../weights/eval-6x6.txt"),
+    include_str!("../../../weights/eval-7x7.txt"),
+    include_str!("../../../weights/eval-8x8.txt"),
+];
+
+/// The compiled-in weights, parsed once on first use.
+static BUILTIN: LazyLock<Vec<EvalWeights>> = LazyLock::new(|| {
+    FILES
+        .iter()
+        .zip(MIN_SIZE..)
+        .map(|(text, size)| match EvalWeights::parse(text) {
+            Ok(w) if w.size == size => w,
+            Ok(w) => panic!("weights/eval-{size}x{size}.txt is for size {}", w.size),
+            // A test parses every file, so this is a build defect, not input.
+            Err(e) => panic!("weights/eval-{size}x{size}.txt: {e}"),
+        })
+        .collect()
+});
+
+/// Feature names by size, built once.
+static NAMES: LazyLock<Vec<Vec<String>>> =
+    LazyLock::new(|| LAYOUTS.iter().map(Layout::names).collect());
+
+impl EvalWeights {
+    /// All-zero weights for a board of `size`, or an error for a size outside 3–8.
+    pub fn zero(size: usize) -> Result<EvalWeights, String> {
+        let layout = Layout::of(size).ok_or_else(|| bad_size(size))?;
+        Ok(EvalWeights {
+            size,
+            weights: vec![[0, 0]; layout.len],
+        })
+    }
+
+    /// The weights compiled into the engine for a board of `size` (clamped into 3–8).
+    pub fn builtin(size: usize) -> &'static EvalWeights {
+        &BUILTIN[size.clamp(MIN_SIZE, MAX_SIZE) - MIN_SIZE]
+    }
+
+    /// The board size these weights are for.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Number of features (weights pairs).
+    pub fn feature_count(&self) -> usize {
+        self.weights.len()
+    }
+
+    /// The feature names of a board of `size`, index `i` naming feature `i` (empty for an
+    /// unsupported size).
+    pub fn feature_names(size: usize) -> Vec<&'static str> {
+        match Layout::of(size) {
+            Some(_) => NAMES[size].iter().map(String::as_str).collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// `[opening, end]` weight of feature `index` (panics past `feature_count`, as a slice).
+    #[inline]
+    pub fn get(&self, index: usize) -> [i32; 2] {
+        self.weights[index]
+    }
+
+    /// Sets the `[opening, end]` weight of feature `index` (panics past `feature_count`).
+    pub fn set(&mut self, index: usize, v: [i32; 2]) {
+        self.weights[index] = v;
+    }
+
+    /// The weights as a slice, for the evaluation's inner loop.
+    #[inline]
+    pub(super) fn as_slice(&self) -> &[[i32; 2]] {
+        &self.weights
+    }
+
+    /// Reads a weights file; a one-line error names the line and what is wrong with it.
+    pub fn parse(text: &str) -> Result<EvalWeights, String> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, line)| (i + 1, line.trim()))
+            .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'));
+        let (n, first) = lines
+            .next()
+            .ok_or("no `size N` line: the file holds no weights")?;
+        let size = match first.split_whitespace().collect::<Vec<_>>()[..] {
+            ["size", value] => value
+                .parse::<usize>()
+                .ok()
+                .filter(|s| Layout::of(*s).is_some())
+                .ok_or_else(|| format!("line {n}: {}", bad_size_text(value)))?,
+            _ => {
+                return Err(format!(
+                    "line {n}: expected `size N` first, found '{first}'"
+                ))
+            }
+        };
+        let mut weights = EvalWeights::zero(size)?;
+        let names = EvalWeights::feature_names(size);
+        let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &s)| (s, i)).collect();
+        let mut seen = vec![false; names.len()];
+        for (n, line) in lines {
+            let [name, opening, end] = line.split_whitespace().collect::<Vec<_>>()[..] else {
+                return Err(format!(
+                    "line {n}: expected '<feature> <opening> <end>', found '{line}'"
+                ));
+            };
+            let &i = index
+                .get(name)
+                .ok_or_else(|| format!("line {n}: unknown feature '{name}' for {size}x{size}"))?;
+            if seen[i] {
+                return Err(format!("line {n}: feature '{name}' given twice"));
+            }
+            seen[i] = true;
+            let number = |text: &str| {
+                text.parse::<i32>()
+                    .map_err(|_| format!("line {n}: bad number '{text}' for feature '{name}'"))
+            };
+            weights.weights[i] = [number(opening)?, number(end)?];
+        }
+        let missing: Vec<&str> = (0..names.len())
+            .filter(|&i| !seen[i])
+            .map(|i| names[i])
+            .collect();
+        match missing[..] {
+            [] => Ok(weights),
+            [one] => Err(format!("missing feature '{one}' for {size}x{size}")),
+            [first, ..] => Err(format!(
+                "missing feature '{first}' and {} more for {size}x{size}",
+                missing.len() - 1
+            )),
+        }
+    }
+
+    /// The weights as a file: `header` lines as `# …` comments, then `size N`, then one
+    /// `name opening end` line per feature in index order.
+    pub fn to_text(&self, header: &[String]) -> String {
+        let mut text = String::new();
+        // A line break inside a header line would end the comment: each part gets its own.
+        for part in header.iter().flat_map(|line| line.split('\n')) {
+            text += &format!("# {}\n", part.trim_end());
+        }
+        text += &format!("size {}\n", self.size);
+        let names = EvalWeights::feature_names(self.size);
+        for (name, [opening, end]) in names.iter().zip(&self.weights) {
+            text += &format!("{name:<32} {opening:>6} {end:>6}\n");
+        }
+        text
+    }
+}
+
+fn bad_size(size: usize) -> String {
+    bad_size_text(&size.to_string())
+}
+
+fn bad_size_text(value: &str) -> String {
+    format!("bad board size '{value}' (weights exist for sizes {MIN_SIZE} to {MAX_SIZE})")
+}

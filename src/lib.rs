@@ -6,6 +6,8 @@
 //! - [`tei`]: the Tak Engine Interface front end. Depends on `search` and `core`.
 //! - [`matchrun`]: plays TEI engines against each other. Depends on `core`.
 //! - [`commands`]: the command-line tools (`perft`, `bench`, `analyze`) that `main` calls.
+//! - [`train`]: self-play data and the weight fit (`datagen`, `tune`). Depends on `search`
+//!   and `core`.
 //!
 //! ```
 //! use menhir::core::{Perft, PerftMode, Position};
@@ -20,3 +22,4 @@ pub mod core;
 pub mod matchrun;
 pub mod search;
 pub mod tei;
+pub mod train;

@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs};
 use menhir::matchrun::MatchArgs;
+use menhir::train::{DatagenArgs, TuneArgs};
 use std::process::ExitCode;
 
 /// Menhir, a Tak engine. With no subcommand it speaks TEI on stdin/stdout.
@@ -25,6 +26,10 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Play a match between two TEI engines.
     Match(MatchArgs),
+    /// Self-play at a fixed node budget, written as training data (one position per line).
+    Datagen(DatagenArgs),
+    /// Fit one board size's evaluation weights to training data.
+    Tune(TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +43,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => menhir::commands::bench(&args),
         Command::Analyze(args) => menhir::commands::analyze(&args),
         Command::Match(args) => menhir::matchrun::run(&args),
+        Command::Datagen(args) => menhir::train::datagen(&args),
+        Command::Tune(args) => menhir::train::tune(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

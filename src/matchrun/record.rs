@@ -57,7 +57,7 @@ pub fn komi_text(half_komi: i32) -> String {
 }
 
 /// Today's UTC date as `YYYY.MM.DD`.
-fn today() -> String {
+pub fn today() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

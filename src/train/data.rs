@@ -16,7 +16,7 @@
 //! be read without knowing whose move each line is; the tuner turns them to the side to move.
 
 use crate::core::{Color, Position};
-use crate::matchrun::record::komi_text;
+use crate::matchrun::record::{half_komi_from_flats, komi_text};
 
 /// One position with its search score and the game's result, both from White's view.
 #[derive(Clone, Debug)]
@@ -68,10 +68,9 @@ impl DataLine {
             .trim()
             .parse::<f64>()
             .ok()
-            .map(|k| k * 2.0)
-            .filter(|h| h.fract() == 0.0 && h.abs() <= 20.0)
+            .and_then(half_komi_from_flats)
             .ok_or_else(|| format!("bad komi `{komi}` (a multiple of 0.5 within -10..10)"))?;
-        position.set_half_komi(half_komi as i32);
+        position.set_half_komi(half_komi);
         let score = score
             .trim()
             .parse::<i32>()

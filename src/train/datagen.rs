@@ -10,6 +10,7 @@
 use super::output::AtomicFile;
 use super::selfplay::{play_game, GameData, SelfPlaySettings};
 use crate::matchrun::game::DEFAULT_MAX_PLIES;
+use crate::matchrun::record::half_komi_from_flats;
 use crate::search::Searcher;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -95,13 +96,12 @@ fn plan(args: &DatagenArgs) -> Result<Plan, String> {
     if !(3..=8).contains(&args.size) {
         return Err(format!("--size {} is not 3 to 8", args.size));
     }
-    let half_komi = args.komi * 2.0;
-    if half_komi.fract() != 0.0 || half_komi.abs() > 20.0 {
-        return Err(format!(
+    let half_komi = half_komi_from_flats(args.komi).ok_or_else(|| {
+        format!(
             "--komi {} is not a multiple of 0.5 within -10..10",
             args.komi
-        ));
-    }
+        )
+    })?;
     if args.games == 0 || args.nodes == 0 || args.threads == 0 || args.max_plies == 0 {
         return Err("--games, --nodes, --threads and --max-plies must be at least 1".into());
     }
@@ -127,7 +127,7 @@ fn plan(args: &DatagenArgs) -> Result<Plan, String> {
     Ok(Plan {
         settings: SelfPlaySettings {
             size: args.size,
-            half_komi: half_komi as i32,
+            half_komi,
             nodes: args.nodes,
             random_plies: args.random_plies,
             noisy_plies: args.noisy_plies,

@@ -81,7 +81,8 @@ fn check(args: &TuneArgs) -> Result<(), String> {
 /// The starting weights: `--init` or the built-in ones.
 fn starting_weights(args: &TuneArgs) -> Result<EvalWeights, String> {
     let Some(path) = &args.init else {
-        return Ok(EvalWeights::builtin(args.size).clone());
+        // A copy through the text form: the evaluation's interface has no other constructor.
+        return EvalWeights::parse(&EvalWeights::builtin(args.size).to_text(&[]));
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;

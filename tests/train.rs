@@ -175,7 +175,11 @@ fn a_killed_datagen_leaves_no_file_under_the_final_name() {
 fn datagen_then_tune_writes_weights_that_read_back() {
     let dir = scratch("e2e");
     let data = dir.join("data.txt");
-    let lines = datagen(&data, &["--games", "4", "--threads", "2"]);
+    let lines = datagen(&data, &["--games", "4", "--threads", "2", "--komi", "1.5"]);
+    assert!(
+        lines.lines().all(|l| l.split(';').nth(1) == Some("1.5")),
+        "{lines}"
+    );
     let weights = dir.join("w4.txt");
     let run = menhir(&[
         "tune",
@@ -226,8 +230,11 @@ fn tune_counts_malformed_lines_and_refuses_files_without_data() {
     let good = "x4/x,1S,x2/x3,2/x2,2S,1 1 3;0;118;1.0\nx4/x,1S,x2/x2,1,2/x2,2S,1 2 3;0;15;1.0\n";
     let tune = |file: &Path, extra: &[&str]| {
         let mut args = vec!["tune", file.to_str().unwrap()];
-        args.extend_from_slice(&["--epochs", "1", "--threads", "1", "--out", out_arg]);
+        args.extend_from_slice(&["--epochs", "1", "--threads", "1"]);
         args.extend_from_slice(extra);
+        if !extra.contains(&"--out") {
+            args.extend_from_slice(&["--out", out_arg]);
+        }
         if !extra.contains(&"--size") {
             args.extend_from_slice(&["--size", "4"]);
         }
@@ -274,6 +281,11 @@ fn tune_counts_malformed_lines_and_refuses_files_without_data() {
     assert!(!ok && stderr.contains("--lambda"), "{stderr}");
     let (ok, stderr) = tune(&mixed, &["--init", junk.to_str().unwrap()]);
     assert!(!ok && stderr.contains("junk.txt"), "{stderr}");
+    let (ok, stderr) = tune(
+        &mixed,
+        &["--out", dir.join("no/dir/w.txt").to_str().unwrap()],
+    );
+    assert!(!ok && stderr.contains("cannot write"), "{stderr}");
     assert!(!out.exists());
     assert_eq!(
         names(&dir),

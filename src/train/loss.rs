@@ -158,6 +158,28 @@ mod tests {
     }
 
     #[test]
+    fn the_gradient_does_not_depend_on_the_thread_count() {
+        let mut data = random_set(6, 3000, 4);
+        data.set_targets(200.0, 0.3);
+        let rows: Vec<usize> = (0..data.len()).collect();
+        let w: Vec<f64> = (0..12).map(|j| f64::from(j) * 7.0 - 40.0).collect();
+        let on = |threads| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| gradient(&data, &rows, &w, 200.0))
+        };
+        let (one, two) = (on(1), on(2));
+        assert_eq!(one.0.to_bits(), two.0.to_bits());
+        assert!(one
+            .1
+            .iter()
+            .zip(&two.1)
+            .all(|(a, b)| a.to_bits() == b.to_bits()));
+    }
+
+    #[test]
     fn k_is_recovered_from_results_drawn_with_it() {
         // Results drawn as wins with probability sigmoid(eval / 200): the fit finds about 200.
         let mut rng = StdRng::seed_from_u64(3);

@@ -7,6 +7,8 @@
 //! - [`matchrun`]: plays TEI engines against each other. Depends on `core`.
 //! - [`commands`]: the command-line tools (`perft`, `bench`, `analyze`) that `main` calls.
 //! - [`shard`]: splitting a seeded run into disjoint parts (`--shard K/N`, `--shard auto`).
+//! - [`train`]: self-play data and the weight fit (`datagen`, `tune`). Depends on `search`
+//!   and `core`.
 //!
 //! ```
 //! use menhir::core::{Perft, PerftMode, Position};
@@ -22,3 +24,4 @@ pub mod matchrun;
 pub mod search;
 pub mod shard;
 pub mod tei;
+pub mod train;

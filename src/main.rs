@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs};
 use menhir::matchrun::ptn_report::ReportArgs;
 use menhir::matchrun::MatchArgs;
+use menhir::train::{DatagenArgs, TuneArgs};
 use std::process::ExitCode;
 
 /// Menhir, a Tak engine. With no subcommand it speaks TEI on stdin/stdout.
@@ -28,6 +29,10 @@ enum Command {
     Match(MatchArgs),
     /// Sum up PTN game files per engine pair, as `match` does at the end.
     Report(ReportArgs),
+    /// Self-play at a fixed node budget, written as training data (one position per line).
+    Datagen(DatagenArgs),
+    /// Fit one board size's evaluation weights to training data.
+    Tune(TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +47,8 @@ fn main() -> ExitCode {
         Command::Analyze(args) => menhir::commands::analyze(&args),
         Command::Match(args) => menhir::matchrun::run(&args),
         Command::Report(args) => menhir::matchrun::ptn_report::run(&args),
+        Command::Datagen(args) => menhir::train::datagen(&args),
+        Command::Tune(args) => menhir::train::tune(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

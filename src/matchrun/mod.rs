@@ -99,13 +99,12 @@ fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
     if !(3..=8).contains(&args.size) {
         return Err(format!("--size {} is not 3 to 8", args.size));
     }
-    let half_komi = args.komi * 2.0;
-    if half_komi.fract() != 0.0 || half_komi.abs() > 20.0 {
-        return Err(format!(
+    let half_komi = record::half_komi_from_flats(args.komi).ok_or_else(|| {
+        format!(
             "--komi {} is not a multiple of 0.5 within -10..10",
             args.komi
-        ));
-    }
+        )
+    })?;
     if args.games == 0 || args.concurrency == 0 || args.max_plies == 0 {
         return Err("--games, --concurrency and --max-plies must be at least 1".into());
     }
@@ -116,7 +115,7 @@ fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
     };
     Ok(GameSettings {
         size: args.size,
-        half_komi: half_komi as i32,
+        half_komi,
         time,
         grace: Duration::from_millis(args.grace_ms),
         max_plies: args.max_plies,

@@ -159,8 +159,15 @@ pub fn komi_text(half_komi: i32) -> String {
     }
 }
 
+/// Komi in flats as half flats, if it is a multiple of 0.5 within −10..10 (what `--komi` and
+/// the training data accept).
+pub fn half_komi_from_flats(komi: f64) -> Option<i32> {
+    let half = komi * 2.0;
+    (half.fract() == 0.0 && half.abs() <= 20.0).then_some(half as i32)
+}
+
 /// Today's UTC date as `YYYY.MM.DD`.
-fn today() -> String {
+pub fn today() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -195,6 +202,11 @@ mod tests {
         assert_eq!(komi_text(4), "2");
         assert_eq!(komi_text(3), "1.5");
         assert_eq!(komi_text(-1), "-0.5");
+        assert_eq!(half_komi_from_flats(2.0), Some(4));
+        assert_eq!(half_komi_from_flats(-1.5), Some(-3));
+        assert_eq!(half_komi_from_flats(0.3), None);
+        assert_eq!(half_komi_from_flats(10.5), None);
+        assert_eq!(half_komi_from_flats(f64::NAN), None);
     }
 
     fn read(tags: &str, moves: &str) -> Result<ReadGame, String> {

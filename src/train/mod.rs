@@ -1,0 +1,23 @@
+//! The training pipeline of the evaluation: self-play data (`menhir datagen`) and the weight
+//! fit (`menhir tune`). Depends on `core` and `search` (and the match runner's text helpers).
+//!
+//! - [`data`]: the data line format, `TPS;komi;score;result`, both from White's view.
+//! - [`selfplay`]: one game at a fixed node budget; [`datagen`]: the command over many games.
+//! - [`load`], [`dataset`]: data files read and traced into sparse rows.
+//! - [`loss`], [`adam`], [`fit`]: the objective, its gradient, the optimiser and the epochs;
+//!   [`tune`]: the command.
+//! - [`output`]: files written under a temporary name and renamed when complete.
+
+pub mod adam;
+pub mod data;
+pub mod datagen;
+pub mod dataset;
+pub mod fit;
+pub mod load;
+pub mod loss;
+pub mod output;
+pub mod selfplay;
+pub mod tune;
+
+pub use datagen::{datagen, DatagenArgs};
+pub use tune::{tune, TuneArgs};

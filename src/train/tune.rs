@@ -1,0 +1,213 @@
+//! `menhir tune`: fits one board size's evaluation weights to self-play data.
+//!
+//! Loss: the mean squared error between sigmoid(eval / K) and the label
+//! λ·result + (1 − λ)·sigmoid(score / K), score and result turned to the side to move's view
+//! (the trace's view). K is fitted first, on the starting weights against the results (see
+//! `loss::fit_k`); then Adam over shuffled mini-batches, the train and validation loss printed
+//! after each epoch. The weights are fitted as f64 and rounded when written (through
+//! `EvalWeights::to_text`, with a header naming the command, the data, the date, K and the
+//! losses).
+
+use super::fit::{fit, split, FitOptions};
+use super::load::load;
+use super::loss::{fit_k, loss};
+use super::output::AtomicFile;
+use crate::matchrun::record::today;
+use crate::search::EvalWeights;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Flags of `menhir tune`.
+#[derive(Args, Debug, Clone)]
+pub struct TuneArgs {
+    /// Data files written by `menhir datagen` (one position per line).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Board size whose positions are used and whose weights are fitted.
+    #[arg(long, default_value_t = 6)]
+    pub size: usize,
+    /// The weights file to write (through a temporary file, renamed when complete).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Starting weights (default: the built-in ones of --size).
+    #[arg(long)]
+    pub init: Option<PathBuf>,
+    /// Weight of the game result in the label; the rest is sigmoid(score / K).
+    #[arg(long, default_value_t = 0.5)]
+    pub lambda: f64,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Adam step size (about the largest change of a weight per step, in centi-flats).
+    #[arg(long, default_value_t = 1.0)]
+    pub lr: f64,
+    /// Fraction of the positions held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Seed of the validation split and the batch order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+fn check(args: &TuneArgs) -> Result<(), String> {
+    if !(3..=8).contains(&args.size) {
+        return Err(format!("--size {} is not 3 to 8", args.size));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {} is not within 0..1", args.lambda));
+    }
+    if !(0.0..1.0).contains(&args.validation) {
+        return Err(format!(
+            "--validation {} is not within 0..1 (1 excluded)",
+            args.validation
+        ));
+    }
+    if args.epochs == 0 || args.batch == 0 || args.threads == Some(0) {
+        return Err("--epochs, --batch and --threads must be at least 1".into());
+    }
+    if !(args.lr > 0.0 && args.lr.is_finite()) {
+        return Err(format!("--lr {} must be a positive number", args.lr));
+    }
+    Ok(())
+}
+
+/// The starting weights: `--init` or the built-in ones.
+fn starting_weights(args: &TuneArgs) -> Result<EvalWeights, String> {
+    let Some(path) = &args.init else {
+        // A copy through the text form: the evaluation's interface has no other constructor.
+        return EvalWeights::parse(&EvalWeights::builtin(args.size).to_text(&[]));
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let weights = EvalWeights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if weights.size() != args.size {
+        return Err(format!(
+            "{} holds {}x{} weights, --size is {}",
+            path.display(),
+            weights.size(),
+            weights.size(),
+            args.size
+        ));
+    }
+    Ok(weights)
+}
+
+/// The command line as typed (for the header).
+fn command_line() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+/// Runs `menhir tune`: progress on stderr, the weights in `--out`.
+pub fn tune(args: &TuneArgs) -> Result<(), String> {
+    check(args)?;
+    let mut weights = starting_weights(args)?;
+    let mut out = AtomicFile::create(&args.out)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let started = Instant::now();
+    let mut loaded = pool.install(|| load(&args.files, args.size))?;
+    for f in &loaded.files {
+        eprintln!(
+            "tune: {}: {} lines, {} used, {} of other sizes, {} malformed",
+            f.path.display(),
+            f.lines,
+            f.used,
+            f.other_size,
+            f.malformed
+        );
+    }
+    for example in &loaded.examples {
+        eprintln!("tune: malformed: {example}");
+    }
+    let data = &mut loaded.data;
+    eprintln!(
+        "tune: {} positions of size {} read and traced in {:.1} s",
+        data.len(),
+        args.size,
+        started.elapsed().as_secs_f64()
+    );
+
+    let features = EvalWeights::feature_names(args.size).len();
+    let mut w: Vec<f64> = (0..features)
+        .flat_map(|j| weights.get(j).map(f64::from))
+        .collect();
+    let (train, validation) = split(data.len(), args.validation, args.seed);
+    let k = pool.install(|| fit_k(data, &train, &w));
+    data.set_targets(k, args.lambda);
+    let (start_train, start_validation) =
+        pool.install(|| (loss(data, &train, &w, k), loss(data, &validation, &w, k)));
+    eprintln!(
+        "tune: K = {k:.1}; {} training and {} validation positions; start: train {start_train:.6} validation {start_validation:.6}",
+        train.len(),
+        validation.len()
+    );
+    let options = FitOptions {
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.lr,
+        k,
+        seed: args.seed,
+    };
+    let mut last = (start_train, start_validation);
+    let fitting = Instant::now();
+    pool.install(|| {
+        fit(data, &train, &validation, &mut w, &options, &mut |r| {
+            last = (r.train, r.validation);
+            eprintln!(
+                "tune: epoch {}/{}: train {:.6} validation {:.6} ({:.1} s)",
+                r.epoch,
+                args.epochs,
+                r.train,
+                r.validation,
+                fitting.elapsed().as_secs_f64()
+            );
+        })
+    });
+
+    for j in 0..features {
+        weights.set(j, [w[2 * j].round() as i32, w[2 * j + 1].round() as i32]);
+    }
+    let mut header = vec![
+        format!("written by: {}", command_line()),
+        format!("date: {}", today()),
+    ];
+    for f in &loaded.files {
+        header.push(format!(
+            "data: {} ({} lines, {} used)",
+            f.path.display(),
+            f.lines,
+            f.used
+        ));
+    }
+    header.push(format!(
+        "K {k:.1}, lambda {}, {} training and {} validation positions, {} epochs",
+        args.lambda,
+        train.len(),
+        validation.len(),
+        args.epochs
+    ));
+    header.push(format!(
+        "loss: train {:.6} validation {:.6} (starting weights: train {start_train:.6} validation {start_validation:.6})",
+        last.0, last.1
+    ));
+    out.write(&weights.to_text(&header))?;
+    out.finish()?;
+    eprintln!(
+        "tune: wrote {} in {:.1} s",
+        args.out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

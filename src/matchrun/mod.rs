@@ -147,16 +147,6 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
             .map_or(0, |d| d.as_nanos() as u64)
     });
     let openings = openings(args, &settings, seed)?;
-    eprintln!(
-        "match: {} vs {}, {} games, size {}, komi {}, {}, concurrency {}, seed {seed}",
-        args.engines[0].name,
-        args.engines[1].name,
-        args.games,
-        settings.size,
-        record::komi_text(settings.half_komi),
-        settings.time,
-        args.concurrency
-    );
     let mut ptn = match &args.ptn {
         Some(path) => {
             Some(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?)
@@ -175,6 +165,17 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         }
         pairs.push(pair);
     }
+    // Only now: a command line that cannot start its engines gets one line, its error.
+    eprintln!(
+        "match: {} vs {}, {} games, size {}, komi {}, {}, concurrency {}, seed {seed}",
+        args.engines[0].name,
+        args.engines[1].name,
+        args.games,
+        settings.size,
+        record::komi_text(settings.half_komi),
+        settings.time,
+        args.concurrency
+    );
     let next_game = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let openings = Arc::new(openings);

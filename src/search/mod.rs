@@ -28,7 +28,7 @@ pub use params::{Features, MAX_PLY};
 use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use time::TimeManager;
 use tt::TranspositionTable;
@@ -129,6 +129,7 @@ pub struct Searcher {
     workers: Vec<Worker>,
     pool: rayon::ThreadPool,
     features: Features,
+    nodes: Arc<AtomicU64>,
 }
 
 fn build_pool(threads: usize) -> rayon::ThreadPool {
@@ -150,6 +151,7 @@ impl Searcher {
             workers: (0..threads).map(Worker::new).collect(),
             pool: build_pool(threads),
             features: Features::default(),
+            nodes: Arc::default(),
         }
     }
 
@@ -179,6 +181,13 @@ impl Searcher {
     /// The number of worker threads.
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The live node count of the current (or last) search: what the workers have published,
+    /// each at its polls of the stop flag. Lets a test watch a search from another thread and
+    /// count the nodes searched after it raised `stop` (`tests/stop.rs`).
+    pub fn node_counter(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.nodes)
     }
 
     /// Switches pruning rules on or off (for A/B self-play; all on by default).
@@ -221,7 +230,8 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32 - 8)
             .clamp(1, MAX_PLY as u32 - 8);
         let done = AtomicBool::new(false);
-        let nodes = AtomicU64::new(0);
+        let nodes = Arc::clone(&self.nodes);
+        nodes.store(0, Relaxed);
         let helper_best = Mutex::new((0, 0, Vec::new()));
         self.tt.new_search();
         let shared = Shared {

@@ -92,7 +92,9 @@ fn timesafety_fails_on_a_fault_a_failed_batch_or_missing_games() {
         failed.stdout
     );
     assert!(
-        failed.stdout.contains("FAILED: 46 games played, 48 planned"),
+        failed
+            .stdout
+            .contains("FAILED: 46 games played, 48 planned"),
         "{}",
         failed.stdout
     );

@@ -598,3 +598,39 @@ fn selfplay_every_size_and_komi_at_a_fast_clock() {
         }
     }
 }
+
+/// A road on 5x5, where each side also has a capstone: both engines play the same script, so
+/// White wins each game on rank 1 at ply 11 with 6 stones on the board (a5 was placed by Black):
+/// 25 + 15 stones + 1 capstone = 41 points per win.
+#[test]
+fn a_road_win_scores_unplayed_stones_and_capstones() {
+    let engine = |name: &str| {
+        format!(
+            "name={name},cmd={},args=--white e5/a1/b1/c1/d1/e1 --black a5/a3/b3/c3/e3",
+            scripted()
+        )
+    };
+    let (a, b) = (engine("a"), engine("b"));
+    let args = [
+        "--engine", &a, "--engine", &b, "--size", "5", "--games", "2", "--tc", "10+0",
+    ];
+    let run = run_match("scripted-road5", &args, Duration::from_secs(60));
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    check_ptn(&run.ptn, 2);
+    assert!(
+        run.stdout.contains("a: W 1 D 0 L 1, score 1.0/2 (50.0%)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("Terminations: road 2, flats 0, draw 0 "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Points (rule book): a 41, b 41\n"),
+        "{}",
+        run.stdout
+    );
+}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Time safety: Menhir against itself at a very fast clock through `menhir match`, every size 3-8,
 # Threads 1 and 2, komi 0 and 2. Counts the games lost on time, by an illegal or malformed move,
-# or by a crash: all must be zero. Prints each batch's command and the totals.
+# or by a crash: all must be zero. Prints each batch's command and the totals. Exits non-zero
+# on any such fault, when a batch's `menhir match` fails, or when fewer games were played than
+# planned (ROUNDS x 24 settings x GAMES); `tests/scripts.rs` checks this with a fake binary.
 #
 # Games are played in rounds of 2 games (colours swapped) for each of the 24 settings, so a run
 # stopped early still covers every size; the totals count every finished batch.
@@ -30,7 +32,8 @@ else
     bin=$BIN
 fi
 echo "menhir time safety: $rounds rounds of $games games per setting at $tc, binary $bin ($(git rev-parse --short HEAD))"
-[ "${1:-}" = "--totals" ] || rm -f "$out"/r*-s*-t*-k*.txt
+[ "${1:-}" = "--totals" ] || rm -f "$out"/r*-s*-t*-k*.txt "$out"/r*-s*-t*-k*.failed
+planned=$((rounds * 24 * games))
 
 # `--totals` only adds up the batches already played (for a run stopped early).
 [ "${1:-}" = "--totals" ] && rounds=0
@@ -51,16 +54,21 @@ for size in 3 4 5 6 7 8; do
             rm -f "$out/$name.ptn"
             if ! "${cmd[@]}" > "$out/$name.txt" 2> "$out/$name.err"; then
                 echo "  menhir match failed: $(tail -1 "$out/$name.err")"
+                touch "$out/$name.failed"
             fi
-            grep -E '^(Games|Terminations)' "$out/$name.txt" | sed 's/^/  /'
+            grep -E '^(Games|Terminations)' "$out/$name.txt" | sed 's/^/  /' || true
         done
     done
 done
 done
 elapsed=$(( $(date +%s) - started ))
 
-# Totals over every batch's summary.
-cat "$out"/r*-s*-t*-k*.txt | awk -v elapsed="$elapsed" '
+# Totals over every batch's summary; any fault, failed batch or missing game fails the run.
+shopt -s nullglob
+summaries=("$out"/r*-s*-t*-k*.txt)
+failed=("$out"/r*-s*-t*-k*.failed)
+status=0
+cat /dev/null "${summaries[@]}" | awk -v elapsed="$elapsed" '
     /^Games:/ { games += $2 }
     /^Terminations:/ {
         line = $0
@@ -76,4 +84,15 @@ cat "$out"/r*-s*-t*-k*.txt | awk -v elapsed="$elapsed" '
             games, elapsed, faults["time"], faults["illegal move"], faults["malformed move"], faults["crash"]
         bad = faults["time"] + faults["illegal move"] + faults["malformed move"] + faults["crash"]
         exit bad > 0
-    }'
+    }' || { echo "FAILED: a game was lost on time, by an illegal or malformed move, or by a crash"; status=1; }
+if [ ${#failed[@]} -gt 0 ]; then
+    names=$(for f in "${failed[@]}"; do basename "$f" .failed; done | tr '\n' ' ')
+    echo "FAILED: ${#failed[@]} batch(es) where menhir match failed: $names(see $out/<batch>.err)"
+    status=1
+fi
+played=$(cat /dev/null "${summaries[@]}" | awk '/^Games:/ { games += $2 } END { print games + 0 }')
+if [ "${1:-}" != "--totals" ] && [ "$played" -lt "$planned" ]; then
+    echo "FAILED: $played games played, $planned planned"
+    status=1
+fi
+exit $status

@@ -39,7 +39,10 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return command_line_error(error),
+    };
     let outcome = match cli.command.unwrap_or(Command::Tei) {
         Command::Tei => menhir::tei::run_stdio(),
         Command::Perft(args) => menhir::commands::perft(&args),
@@ -57,4 +60,25 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `--help` and `--version` print as clap writes them; a bad command line gets one line on
+/// stderr (clap's first line, without its usage hint) and exit status 2, as clap would give.
+fn command_line_error(error: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        error.exit();
+    }
+    let text = error.to_string();
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("bad command line");
+    eprintln!("menhir: {}", first.trim_start_matches("error: "));
+    ExitCode::from(2)
 }

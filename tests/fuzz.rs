@@ -12,13 +12,18 @@
 //! `MENHIR_FUZZ_INPUTS=<n>` changes the long run's input count per target and `MENHIR_FUZZ_SEED=<n>`
 //! its seed (a failure prints the seed and the offending input, so it can be replayed).
 
+#[allow(dead_code)] // the fuzz targets use part of the reference model
+mod reference;
+
 use menhir::core::{
-    GameRecord, Move, MoveList, Position, RecordResult, RecordedPly, MAX_SIZE, MIN_SIZE,
+    Direction, GameRecord, Move, MoveList, PieceKind, Position, RecordResult, RecordedPly,
+    MAX_SIZE, MIN_SIZE,
 };
 use menhir::tei::{parse_command, Command, Session};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
+use reference::RefGame;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -304,16 +309,110 @@ fn check_read_position(pos: &Position, text: &str) {
 // ---------------------------------------------------------------------------------------------
 // Target: PTN moves
 
+/// A move as its PTN text says it (file, rank, then what is placed or how it spreads), read
+/// from notation.md 2.2-2.4 without the core's reader: the oracle the reader is checked against.
+#[derive(Clone, Debug, PartialEq)]
+enum Spelled {
+    Place(usize, usize, PieceKind),
+    Spread(usize, usize, Direction, Vec<u32>),
+}
+
+/// notation.md's engine rule: optional `F`/`S`/`C` or count, a square, for a spread a direction
+/// and drops (each at least 1, summing to the count; omitted = all on the next square), the
+/// count at most the board size, the spread on the board; a trailing `*` and annotation marks
+/// `' " ! ?` stripped.
+fn spelled(text: &str, size: usize) -> Option<Spelled> {
+    let text = text.trim_end_matches(['\'', '"', '!', '?']);
+    let text = text.strip_suffix('*').unwrap_or(text);
+    let b = text.as_bytes();
+    if !text.is_ascii() || b.is_empty() {
+        return None;
+    }
+    let (piece, count, at) = match b[0] {
+        b'F' => (Some(PieceKind::Flat), None, 1),
+        b'S' => (Some(PieceKind::Wall), None, 1),
+        b'C' => (Some(PieceKind::Cap), None, 1),
+        d @ b'0'..=b'9' => (None, Some(u32::from(d - b'0')), 1),
+        _ => (None, None, 0),
+    };
+    let file = usize::from(b.get(at)?.checked_sub(b'a')?);
+    let rank = usize::from(b.get(at + 1)?.checked_sub(b'1')?);
+    if file >= size || rank >= size {
+        return None;
+    }
+    let rest = &b[at + 2..];
+    let Some((&symbol, drops)) = rest.split_first() else {
+        return count
+            .is_none()
+            .then(|| Spelled::Place(file, rank, piece.unwrap_or(PieceKind::Flat)));
+    };
+    let (dir, df, dr) = match symbol {
+        b'+' => (Direction::North, 0, 1),
+        b'-' => (Direction::South, 0, -1),
+        b'>' => (Direction::East, 1, 0),
+        b'<' => (Direction::West, -1, 0),
+        _ => return None,
+    };
+    let count = count.unwrap_or(1);
+    if piece.is_some() || count == 0 || count as usize > size {
+        return None;
+    }
+    let mut drops: Vec<u32> = drops
+        .iter()
+        .map(|&d| (b'1'..=b'9').contains(&d).then(|| u32::from(d - b'0')))
+        .collect::<Option<_>>()?;
+    if drops.is_empty() {
+        drops.push(count);
+    }
+    let steps = drops.len() as isize;
+    let (end_file, end_rank) = (file as isize + df * steps, rank as isize + dr * steps);
+    let on = |x: isize| (0..size as isize).contains(&x);
+    (drops.iter().sum::<u32>() == count && on(end_file) && on(end_rank))
+        .then_some(Spelled::Spread(file, rank, dir, drops))
+}
+
+/// A generated move in the same terms, through the move encoding only.
+fn spelled_move(mv: Move) -> Spelled {
+    let sq = mv.square();
+    if mv.is_placement() {
+        Spelled::Place(sq.file(), sq.rank(), mv.kind())
+    } else {
+        Spelled::Spread(sq.file(), sq.rank(), mv.direction(), mv.drops().collect())
+    }
+}
+
+/// The reference model's state at each position of a game from `random_game`, each checked
+/// against the core's position.
+fn reference_states(game: &[(Position, Option<Move>)]) -> Vec<RefGame> {
+    let mut state = RefGame::new(game[0].0.size(), game[0].0.half_komi());
+    game.iter()
+        .map(|(pos, next)| {
+            assert_eq!(state.difference(pos), None, "{}", pos.to_tps());
+            let here = state.clone();
+            if let Some(mv) = next {
+                state.apply(*mv);
+            }
+            here
+        })
+        .collect()
+}
+
 fn fuzz_moves(seed: u64, inputs: usize) -> Tally {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut tally = Tally::default();
     let mut game = Vec::new();
+    // The reference's legal moves at each position of the game, found when first needed.
+    let mut legal: Vec<Option<Vec<Spelled>>> = Vec::new();
+    let mut states = Vec::new();
     while tally.inputs < inputs {
         if tally.inputs % 256 == 0 {
             let size = random_size(&mut rng);
             game = random_game(&mut rng, size, size * size * 3);
+            states = reference_states(&game);
+            legal = vec![None; game.len()];
         }
-        let (pos, next) = game.choose(&mut rng).unwrap().clone();
+        let index = rng.random_range(0..game.len());
+        let (pos, next) = game[index].clone();
         let size = pos.size();
         // Which texts must be accepted: a legal move spelled as the reader allows.
         let (text, must_accept) = match (rng.random_range(0..4), next) {
@@ -328,15 +427,22 @@ fn fuzz_moves(seed: u64, inputs: usize) -> Tally {
         let parsed = no_panic("Position::parse_move", seed, &text, || {
             pos.parse_move(&text)
         });
-        let syntax = no_panic("Move::parse_ptn", seed, &text, || {
-            Move::parse_ptn(&text, size)
+        // The oracle: the text, read by the notation rules, is one of the reference's legal
+        // moves, and the reference says the game goes on.
+        let state = &states[index];
+        let legal_here = legal[index].get_or_insert_with(|| {
+            if state.result().is_some() {
+                Vec::new()
+            } else {
+                state.legal_moves().into_iter().map(spelled_move).collect()
+            }
         });
-        // The position's reader accepts exactly the syntactically valid moves that are legal.
-        let expected = pos.result().is_none() && syntax.as_ref().is_ok_and(|&mv| pos.is_legal(mv));
+        let meant = spelled(&text, size);
+        let expected = meant.as_ref().is_some_and(|m| legal_here.contains(m));
         assert_eq!(
             parsed.is_ok(),
             expected,
-            "{text:?} in {}: {parsed:?}",
+            "{text:?} in {}: {parsed:?}, read by the notation rules as {meant:?}",
             pos.to_tps()
         );
         if must_accept {
@@ -344,6 +450,11 @@ fn fuzz_moves(seed: u64, inputs: usize) -> Tally {
         }
         match parsed {
             Ok(mv) => {
+                assert_eq!(
+                    Some(spelled_move(mv)),
+                    meant,
+                    "{text:?} read as another move"
+                );
                 let mut moves = MoveList::new();
                 pos.generate_moves(&mut moves);
                 assert!(moves.contains(mv), "{text:?} accepted but not generated");
@@ -626,7 +737,15 @@ fn valid_line(rng: &mut StdRng, size: usize) -> String {
 
 /// A TEI line the session must refuse with one error line, whatever its state.
 fn invalid_line(rng: &mut StdRng, pos: &Position) -> String {
-    match rng.random_range(0..10) {
+    invalid_line_and_parser_verdict(rng, pos).0
+}
+
+/// An invalid TEI line, and whether the command parser itself must refuse it (bad syntax: an
+/// unknown command, a bad size, a bad number, a missing field); the other lines are well formed
+/// and refused by the session (unknown option, value out of range, illegal move, bad TPS).
+fn invalid_line_and_parser_verdict(rng: &mut StdRng, pos: &Position) -> (String, bool) {
+    let category = rng.random_range(0..10);
+    let line = match category {
         0 => ["uci", "Tei", "quiT", "position2", "hello world", "go2"]
             .choose(rng)
             .unwrap()
@@ -701,7 +820,8 @@ fn invalid_line(rng: &mut StdRng, pos: &Position) -> String {
         .choose(rng)
         .unwrap()
         .to_string(),
-    }
+    };
+    (line, matches!(category, 0 | 5 | 8 | 9))
 }
 
 fn fuzz_command_parser(seed: u64, inputs: usize) -> Tally {
@@ -709,18 +829,22 @@ fn fuzz_command_parser(seed: u64, inputs: usize) -> Tally {
     let mut tally = Tally::default();
     let pos = Position::start(5).unwrap();
     while tally.inputs < inputs {
-        let base = if rng.random_bool(0.5) {
-            valid_line(&mut rng, 5)
+        // What the parser must say of the line as generated: valid lines parse, syntactically
+        // bad ones are refused, and the rest are the session's to refuse.
+        let (base, must_parse) = if rng.random_bool(0.5) {
+            (valid_line(&mut rng, 5), Some(true))
         } else {
-            invalid_line(&mut rng, &pos)
+            let (line, parser_refuses) = invalid_line_and_parser_verdict(&mut rng, &pos);
+            (line, parser_refuses.then_some(false))
         };
-        let line = match rng.random_range(0..4) {
-            0 => base,
-            1 => {
-                let bytes: Vec<u8> = (0..rng.random_range(0..40)).map(|_| rng.random()).collect();
-                String::from_utf8_lossy(&bytes).into_owned()
-            }
-            _ => mutate(&mut rng, &base),
+        let unchanged = rng.random_range(0..4) == 0;
+        let line = if unchanged {
+            base
+        } else if rng.random_bool(1.0 / 3.0) {
+            let bytes: Vec<u8> = (0..rng.random_range(0..40)).map(|_| rng.random()).collect();
+            String::from_utf8_lossy(&bytes).into_owned()
+        } else {
+            mutate(&mut rng, &base)
         };
         let parsed = no_panic("tei::parse_command", seed, &line, || parse_command(&line));
         if line.trim().is_empty() {
@@ -728,6 +852,18 @@ fn fuzz_command_parser(seed: u64, inputs: usize) -> Tally {
         }
         if let Err(why) = &parsed {
             assert!(!why.trim().is_empty(), "empty error for {line:?}");
+        }
+        match (unchanged, must_parse) {
+            (true, Some(true)) => {
+                assert!(
+                    matches!(parsed, Ok(Some(_))),
+                    "valid {line:?} refused: {parsed:?}"
+                )
+            }
+            (true, Some(false)) => {
+                assert!(parsed.is_err(), "known-bad {line:?} accepted: {parsed:?}")
+            }
+            _ => {}
         }
         tally.count(parsed.is_ok());
     }

@@ -611,6 +611,123 @@ fn bad_shard_flags_fail_with_one_line() {
     }
 }
 
+fn scripted() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/engines/scripted.py")
+        .display()
+        .to_string()
+}
+
+/// Elo from a score fraction, and its 95% interval half-width from the per-game variance, as
+/// the summary documents them (written out here to check the printed numbers).
+fn elo_and_error(wins: f64, draws: f64, losses: f64) -> (f64, f64) {
+    let n = wins + draws + losses;
+    let mu = (wins + draws / 2.0) / n;
+    let var = (wins * (1.0 - mu).powi(2) + draws * (0.5 - mu).powi(2) + losses * mu.powi(2)) / n;
+    let elo = |p: f64| -400.0 * (1.0 / p - 1.0).log10();
+    let sd = (var / n).sqrt();
+    (
+        elo(mu),
+        (elo(mu + 1.959964 * sd) - elo(mu - 1.959964 * sd)) / 2.0,
+    )
+}
+
+/// Two scripted engines on 3x3, each game fully determined (tests/engines/scripted.py):
+/// with `a` White, a road on rank 1 at ply 7 (White has 4 stones on the board, 6 left: 9 + 6 =
+/// 15 rule-book points); with `b` White, a full board without a road, White 5 flats to 4.
+/// Four games: each pairing twice.
+fn scripted_match(name: &str, komi: &str) -> Run {
+    let a = format!(
+        "name=a,cmd={},args=--white c3/a1/b1/c1 --black c3/b1/c2/b3",
+        scripted()
+    );
+    let b = format!(
+        "name=b,cmd={},args=--white a2/a1/c1/b2/a3 --black b2/a3/c2",
+        scripted()
+    );
+    let args = [
+        "--engine", &a, "--engine", &b, "--size", "3", "--komi", komi, "--games", "4", "--tc",
+        "10+0",
+    ];
+    let run = run_match(name, &args, Duration::from_secs(60));
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    check_ptn(&run.ptn, 4);
+    run
+}
+
+/// Komi 1: the full board is a flat tie (5 against 4 + 1), a draw worth no points.
+#[test]
+fn a_scripted_match_gives_the_known_result_points_and_elo() {
+    let run = scripted_match("scripted-draw", "1");
+    let (elo, error) = elo_and_error(2.0, 2.0, 0.0);
+    let expected = format!(
+        "Games: 4
+a: W 2 D 2 L 0, score 3.0/4 (75.0%)
+  as white: W 2 D 0 L 0
+  as black: W 0 D 2 L 0
+b: W 0 D 2 L 2, score 1.0/4 (25.0%)
+  as white: W 0 D 2 L 0
+  as black: W 0 D 0 L 2
+Elo (a vs b): {elo:+.1} ± {error:.1} (95%)
+LOS (a better): 92.1%
+Terminations: road 2, flats 0, draw 2 (flat tie 2, repetition 0, ply cap 0), time 0, illegal move 0, malformed move 0, crash 0
+Points (rule book): a 30, b 0
+"
+    );
+    assert_eq!(run.stdout, expected);
+    // 400 log10(3): 75% is +190.8 Elo.
+    assert!(
+        run.stdout.contains("Elo (a vs b): +190.8 ± "),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Komi 0: White's 5 flats to 4 win the full board: 9 + 5 unplayed stones = 14 points for `b`.
+/// Komi 2: the same board is Black's, 4 + 2 against 5: 9 + 6 = 15 points for `a`.
+#[test]
+fn scripted_flat_wins_score_the_board_area_plus_unplayed_pieces() {
+    let run = scripted_match("scripted-flats", "0");
+    assert!(
+        run.stdout.contains("a: W 2 D 0 L 2, score 2.0/4 (50.0%)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Elo (a vs b): +0.0 ± "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("Terminations: road 2, flats 2, draw 0 "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Points (rule book): a 30, b 28\n"),
+        "{}",
+        run.stdout
+    );
+    let run = scripted_match("scripted-komi", "2");
+    assert!(
+        run.stdout
+            .contains("a: W 4 D 0 L 0, score 4.0/4 (100.0%)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Elo (a vs b): +inf ± inf (95%)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Points (rule book): a 60, b 0\n"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn bad_command_lines_fail_with_one_line() {
     for args in [
@@ -624,6 +741,8 @@ fn bad_command_lines_fail_with_one_line() {
         vec!["--engine", "cmd=x", "--engine", "cmd=y", "--size", "9"],
         vec!["--engine", "cmd=x", "--engine", "cmd=y", "--komi", "0.3"],
         vec!["--engine", "cmd=x", "--engine", "cmd=y", "--tc", "fast"],
+        vec!["--engine", "cmd=x", "--engine", "cmd=y", "--no-such-flag"],
+        vec!["--engine", "name=a,colour=red", "--engine", "cmd=y"],
         vec![
             "--engine",
             "cmd=x",
@@ -641,6 +760,10 @@ fn bad_command_lines_fail_with_one_line() {
         assert!(!out.status.success(), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!stderr.contains("panicked"), "{stderr}");
+        // Exactly one line, naming what is wrong; nothing on stdout.
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
+        assert!(stderr.starts_with("menhir: "), "{args:?}: {stderr:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
 
@@ -703,4 +826,40 @@ fn selfplay_every_size_and_komi_at_a_fast_clock() {
             }
         }
     }
+}
+
+/// A road on 5x5, where each side also has a capstone: both engines play the same script, so
+/// White wins each game on rank 1 at ply 11 with 6 stones on the board (a5 was placed by Black):
+/// 25 + 15 stones + 1 capstone = 41 points per win.
+#[test]
+fn a_road_win_scores_unplayed_stones_and_capstones() {
+    let engine = |name: &str| {
+        format!(
+            "name={name},cmd={},args=--white e5/a1/b1/c1/d1/e1 --black a5/a3/b3/c3/e3",
+            scripted()
+        )
+    };
+    let (a, b) = (engine("a"), engine("b"));
+    let args = [
+        "--engine", &a, "--engine", &b, "--size", "5", "--games", "2", "--tc", "10+0",
+    ];
+    let run = run_match("scripted-road5", &args, Duration::from_secs(60));
+    assert!(run.ok, "{}\n{}", run.stdout, run.stderr);
+    check_ptn(&run.ptn, 2);
+    assert!(
+        run.stdout.contains("a: W 1 D 0 L 1, score 1.0/2 (50.0%)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("Terminations: road 2, flats 0, draw 0 "),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Points (rule book): a 41, b 41\n"),
+        "{}",
+        run.stdout
+    );
 }

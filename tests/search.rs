@@ -189,3 +189,27 @@ fn analyze_prints_info_and_bestmove_and_rejects_bad_input() {
         assert_eq!(err.trim().lines().count(), 1, "{bad:?}: {err}");
     }
 }
+
+/// The node count of `menhir bench` (default depth, one thread, fresh table) as of 60406ed.
+/// It is the search's signature: a commit that changes the search (or the evaluation, the move
+/// order, the bench positions) changes it, and must update this number and say so in its
+/// message, with the new count ("bench 4052235 nodes").
+const BENCH_SIGNATURE: u64 = 4_052_235;
+
+#[test]
+fn bench_signature_is_pinned() {
+    let out = Command::new(env!("CARGO_BIN_EXE_menhir"))
+        .arg("bench")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let last = text.lines().last().unwrap();
+    let nodes: u64 = last.split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(
+        nodes, BENCH_SIGNATURE,
+        "menhir bench searched {nodes} nodes, the pinned signature is {BENCH_SIGNATURE}. If this \
+         commit means to change the search, update BENCH_SIGNATURE in tests/search.rs and give \
+         the new count in the commit message; if not, the search changed by accident."
+    );
+}

@@ -175,6 +175,25 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
             .map_or(0, |d| d.as_nanos() as u64)
     });
     let openings = openings(args, &settings, seed)?;
+    let mut ptn = match &args.ptn {
+        Some(path) => {
+            Some(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    // Start every process before the first game, so a wrong command fails the match at once.
+    let workers = args.concurrency.min(games.len());
+    let mut pairs = Vec::with_capacity(workers);
+    for _ in 0..workers {
+        let mut pair = Vec::with_capacity(2);
+        for spec in &args.engines {
+            let engine = Engine::start(spec, settings.half_komi)
+                .map_err(|e| format!("engine {}: {e}", spec.name))?;
+            pair.push(engine);
+        }
+        pairs.push(pair);
+    }
+    // Only now: a command line that cannot start its engines gets one line, its error.
     eprintln!(
         "match: {} vs {}, {} games, size {}, komi {}, {}, concurrency {}, seed {seed}",
         args.engines[0].name,
@@ -193,24 +212,6 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
             shard.index,
             shard.index + shard.count
         );
-    }
-    let mut ptn = match &args.ptn {
-        Some(path) => {
-            Some(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?)
-        }
-        None => None,
-    };
-    // Start every process before the first game, so a wrong command fails the match at once.
-    let workers = args.concurrency.min(games.len());
-    let mut pairs = Vec::with_capacity(workers);
-    for _ in 0..workers {
-        let mut pair = Vec::with_capacity(2);
-        for spec in &args.engines {
-            let engine = Engine::start(spec, settings.half_komi)
-                .map_err(|e| format!("engine {}: {e}", spec.name))?;
-            pair.push(engine);
-        }
-        pairs.push(pair);
     }
     let next_game = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(AtomicBool::new(false));

@@ -216,7 +216,8 @@ impl Tally {
 
 fn signed(x: f64) -> String {
     if x.is_finite() {
-        format!("{x:+.1}")
+        // `+ 0.0` turns -0.0 (an even score) into +0.0, which prints as "+0.0".
+        format!("{:+.1}", x + 0.0)
     } else if x > 0.0 {
         "+inf".into()
     } else {

@@ -30,7 +30,7 @@ use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
 use clock_lag::ClockLag;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use time::{MoveContext, TimeManager};
 use tt::TranspositionTable;
@@ -132,6 +132,7 @@ pub struct Searcher {
     pool: rayon::ThreadPool,
     features: Features,
     clock_lag: ClockLag,
+    nodes: Arc<AtomicU64>,
 }
 
 fn build_pool(threads: usize) -> rayon::ThreadPool {
@@ -154,6 +155,7 @@ impl Searcher {
             pool: build_pool(threads),
             features: Features::default(),
             clock_lag: ClockLag::default(),
+            nodes: Arc::default(),
         }
     }
 
@@ -183,6 +185,13 @@ impl Searcher {
     /// The number of worker threads.
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// The live node count of the current (or last) search: what the workers have published,
+    /// each at its polls of the stop flag. Lets a test watch a search from another thread and
+    /// count the nodes searched after it raised `stop` (`tests/stop.rs`).
+    pub fn node_counter(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.nodes)
     }
 
     /// Switches pruning rules on or off (for A/B self-play; all on by default).
@@ -236,7 +245,8 @@ impl Searcher {
             .unwrap_or(MAX_PLY as u32 - 8)
             .clamp(1, MAX_PLY as u32 - 8);
         let done = AtomicBool::new(false);
-        let nodes = AtomicU64::new(0);
+        let nodes = Arc::clone(&self.nodes);
+        nodes.store(0, Relaxed);
         let helper_best = Mutex::new((0, 0, Vec::new()));
         self.tt.new_search();
         let shared = Shared {

@@ -15,14 +15,17 @@
 mod alphabeta;
 mod eval;
 mod history;
+mod multipv;
 mod order;
 mod params;
 mod road;
 mod threads;
 mod time;
 mod tt;
+pub mod wdl;
 
 pub use eval::evaluate;
+pub use multipv::MAX_MULTIPV;
 pub use params::{Features, MAX_PLY};
 
 use crate::core::{Move, MoveList, Position};
@@ -88,6 +91,8 @@ impl Limits {
 /// One progress report, from the side to move's point of view.
 #[derive(Clone, Debug, Default)]
 pub struct Info {
+    /// Which of the best root moves this line is about, from 1 (always 1 with MultiPV 1).
+    pub multipv: u32,
     /// Completed iteration depth.
     pub depth: u32,
     /// Deepest ply reached.
@@ -129,6 +134,7 @@ pub struct Searcher {
     workers: Vec<Worker>,
     pool: rayon::ThreadPool,
     features: Features,
+    multipv: usize,
 }
 
 fn build_pool(threads: usize) -> rayon::ThreadPool {
@@ -150,6 +156,7 @@ impl Searcher {
             workers: (0..threads).map(Worker::new).collect(),
             pool: build_pool(threads),
             features: Features::default(),
+            multipv: 1,
         }
     }
 
@@ -179,6 +186,12 @@ impl Searcher {
     /// The number of worker threads.
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Reports the best `lines` root moves (MultiPV, 1 to `MAX_MULTIPV`), each as its own
+    /// `Info` numbered by `Info::multipv`; the move to play is line 1's.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.clamp(1, MAX_MULTIPV);
     }
 
     /// Switches pruning rules on or off (for A/B self-play; all on by default).
@@ -233,6 +246,7 @@ impl Searcher {
             hard_deadline: time.hard_deadline(),
             features: self.features,
             helper_best: &helper_best,
+            multipv: self.multipv,
         };
         for w in &mut self.workers {
             w.prepare(pos);
@@ -242,6 +256,7 @@ impl Searcher {
         let mut report = |w: &mut Worker, depth: u32, score: i32, started: Instant| {
             w.publish_nodes(&shared);
             let info = Info {
+                multipv: w.excluded_len as u32 + 1,
                 depth,
                 seldepth: w.seldepth as u32,
                 score_cp: score,

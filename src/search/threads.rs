@@ -9,6 +9,7 @@
 //! when helper 1 searched the main worker's depths, against 2.7 s for one thread.
 
 use super::alphabeta::{Shared, Worker};
+use super::multipv::OtherLines;
 use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
 use super::time::TimeManager;
 use super::{score_is_win, Info, WIN};
@@ -70,6 +71,7 @@ pub fn iterate_main(
     let mut info = Info::default();
     let mut score = 0;
     let mut stable_iterations = 0;
+    let mut other_lines = OtherLines::new(worker, shared);
     for depth in 1..=max_depth {
         worker.root_best = None;
         worker.root_fallback = None;
@@ -97,6 +99,12 @@ pub fn iterate_main(
         }
         best_move = mv.or(best_move);
         info = report(worker, depth, score, started);
+        if let (true, Some(first)) = (other_lines.any(), best_move) {
+            other_lines.search(worker, shared, depth, first, started, report);
+            if worker.aborted {
+                break;
+            }
+        }
         let scale = match stable_iterations {
             0 => 1.6,
             1..=2 => 1.0,

@@ -22,7 +22,7 @@ mod session;
 
 pub use command::{parse as parse_command, Command, Start};
 pub use engine::Output;
-pub use info::format_info;
+pub use info::{format_info, InfoStyle};
 pub use session::{Flow, Session, Snapshot};
 
 use std::io::{BufRead, IsTerminal, Write};

@@ -461,9 +461,10 @@ impl Worker {
         } else {
             best_move
         };
-        // A root searched without its best moves (MultiPV's later lines) scores lower than the
-        // position is worth: that score must not be remembered for the position.
-        if !(root && self.excluded_len > 0) {
+        // MultiPV's later lines leave the table as line 1 left it (see `multipv`): their root
+        // scores are not the position's, and their other entries would steer the next
+        // iteration's line 1 away from what MultiPV 1 plays.
+        if self.excluded_len == 0 {
             shared
                 .tt
                 .store(hash, stored_move, best_score, depth, bound, ply);

@@ -2,11 +2,15 @@
 //! completes an iteration (line 1, searched exactly as without MultiPV), it searches the root
 //! again with line 1's move excluded for line 2, then with lines 1–2's moves excluded for
 //! line 3, and so on; each line keeps its own aspiration window from its previous iteration.
-//! Root positions searched with exclusions are not stored in the table (their score is not the
-//! position's), so line 1 of the next iteration starts from the same root entry as it would
-//! alone.
+//!
+//! The later lines leave no trace: they read the transposition table but store nothing, and
+//! the worker's history and killers are put back as line 1 left them. So line 1 is, iteration
+//! by iteration, the very search MultiPV 1 makes (same moves, same nodes, single-threaded), and
+//! MultiPV k only adds the later lines' cost. The price is that those lines are searched with
+//! the table line 1 filled, not their own; they are shown, not played.
 
 use super::alphabeta::{Shared, Worker};
+use super::history::History;
 use super::threads::aspiration;
 use super::Info;
 use crate::core::{Move, MoveList};
@@ -22,6 +26,8 @@ pub struct OtherLines {
     lines: usize,
     /// Each line's score at the last depth it completed (its next aspiration window's centre).
     scores: [i32; MAX_MULTIPV],
+    /// Line 1's history and killers, put back after the later lines (allocated once).
+    saved: Option<History>,
 }
 
 impl OtherLines {
@@ -37,6 +43,7 @@ impl OtherLines {
         OtherLines {
             lines,
             scores: [0; MAX_MULTIPV],
+            saved: (lines > 1).then(|| worker.history.clone()),
         }
     }
 
@@ -56,6 +63,9 @@ impl OtherLines {
         started: Instant,
         report: &mut dyn FnMut(&mut Worker, u32, i32, Instant) -> Info,
     ) {
+        if let Some(saved) = &mut self.saved {
+            saved.clone_from(&worker.history);
+        }
         worker.excluded[0] = first;
         worker.excluded_len = 1;
         for line in 1..self.lines {
@@ -75,5 +85,8 @@ impl OtherLines {
             worker.excluded_len = line + 1;
         }
         worker.excluded_len = 0;
+        if let Some(saved) = &self.saved {
+            worker.history.clone_from(saved);
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! The Tak Engine Interface front end: reads commands, drives the `Searcher`, writes replies.
 //!
 //! [`run`] is the whole protocol loop over any line source and output closure, so tests can run
-//! sessions in process; [`run_stdio`] connects it to stdin and stdout.
+//! sessions in process; [`run_stdio`] connects it to stdin and stdout, and [`websocket`] runs
+//! the same [`Session`] for each WebSocket connection (`menhir serve`, for PTN Ninja).
 //!
 //! Choices where TEI is silent (see `shared/spec/tei.md`):
 //! - Commands before `tei` are accepted; `tei` may be sent again at any time.
@@ -19,6 +20,7 @@ mod engine;
 mod info;
 mod options;
 mod session;
+pub mod websocket;
 
 pub use command::{parse as parse_command, Command, Start};
 pub use engine::Output;

@@ -44,7 +44,11 @@ fn lines_are_distinct_legal_moves_and_line_one_is_the_single_best() {
         pos.generate_moves(&mut legal);
         let expected = LINES.min(legal.len());
         let numbers: Vec<u32> = lines.iter().map(|l| l.multipv).collect();
-        assert_eq!(numbers, (1..=expected as u32).collect::<Vec<_>>(), "position {i}");
+        assert_eq!(
+            numbers,
+            (1..=expected as u32).collect::<Vec<_>>(),
+            "position {i}"
+        );
         let firsts: Vec<Move> = lines.iter().map(|l| l.pv[0]).collect();
         for (k, mv) in firsts.iter().enumerate() {
             assert!(legal.contains(*mv), "position {i} line {}: {mv:?}", k + 1);

@@ -154,7 +154,7 @@ fn each_class_of_bad_input_gets_one_error_line_and_changes_nothing() {
         // bad setoption
         "setoption HalfKomi 4",
         "setoption name",
-        "setoption name MultiPV value 2",
+        "setoption name MultiPV value 0",
         "setoption name HalfKomi value lots",
         "setoption name HalfKomi value 2.5",
         "setoption name HalfKomi",

@@ -98,16 +98,14 @@ impl Client {
     }
 
     fn receive(&mut self) -> Received {
-        loop {
-            match self.ws.read() {
-                Ok(Message::Text(t)) => return Received::Line(t.to_string()),
-                Ok(Message::Close(frame)) => {
-                    return Received::Closed(frame.map(|f| (f.code, f.reason.to_string())))
-                }
-                Ok(other) => panic!("unexpected message {other:?}"),
-                Err(tungstenite::Error::ConnectionClosed) => return Received::Closed(None),
-                Err(e) => panic!("read failed: {e}"),
+        match self.ws.read() {
+            Ok(Message::Text(t)) => Received::Line(t.to_string()),
+            Ok(Message::Close(frame)) => {
+                Received::Closed(frame.map(|f| (f.code, f.reason.to_string())))
             }
+            Ok(other) => panic!("unexpected message {other:?}"),
+            Err(tungstenite::Error::ConnectionClosed) => Received::Closed(None),
+            Err(e) => panic!("read failed: {e}"),
         }
     }
 
@@ -166,10 +164,16 @@ fn check_info(line: &str) {
     let at = |key: &str| words.iter().position(|w| *w == key);
     assert!(at("depth").is_some() && at("score").is_some(), "{line}");
     let wdl = at("wdl").unwrap_or_else(|| panic!("no wdl: {line}"));
-    let sum: u32 = words[wdl + 1..wdl + 4].iter().map(|w| w.parse::<u32>().unwrap()).sum();
+    let sum: u32 = words[wdl + 1..wdl + 4]
+        .iter()
+        .map(|w| w.parse::<u32>().unwrap())
+        .sum();
     assert_eq!(sum, 1000, "{line}");
     if let Some(pv) = at("pv") {
-        assert!(pv > wdl && words[pv + 1..].iter().all(|w| !w.starts_with("nodes")), "{line}");
+        assert!(
+            pv > wdl && words[pv + 1..].iter().all(|w| !w.starts_with("nodes")),
+            "{line}"
+        );
     }
 }
 
@@ -181,9 +185,15 @@ fn ptn_ninja_sequence() {
     client.send("tei");
     let hello = client.until_word("teiok");
     assert!(hello[0].starts_with("id name Menhir"), "{hello:?}");
-    assert!(hello.iter().any(|l| l.starts_with("size 3 4 5 6 7 8 halfkomi")));
-    assert!(hello.iter().any(|l| l.starts_with("option name MultiPV type spin")));
-    assert!(hello.iter().any(|l| l.starts_with("option name ScoreMate type check")));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("size 3 4 5 6 7 8 halfkomi")));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name MultiPV type spin")));
+    assert!(hello
+        .iter()
+        .any(|l| l.starts_with("option name ScoreMate type check")));
     client.send("setoption name MultiPV value 2");
     client.send("isready");
     assert_eq!(client.line(), "readyok");
@@ -194,7 +204,10 @@ fn ptn_ninja_sequence() {
     client.send("go infinite");
     // Both lines of the first iteration, then stop.
     let mut infos = Vec::new();
-    while !infos.iter().any(|l: &String| l.starts_with("info multipv 2 ")) {
+    while !infos
+        .iter()
+        .any(|l: &String| l.starts_with("info multipv 2 "))
+    {
         let line = client.line();
         check_info(&line);
         infos.push(line);
@@ -234,7 +247,10 @@ fn two_connections_keep_independent_positions() {
     a.send("d");
     b.send("d");
     assert_eq!(a.line(), "info string tps x3,1/x4/x4/2,x3 1 2 halfkomi 0");
-    assert_eq!(b.line(), "info string tps x5,2/x6/x6/x6/x6/x6 2 1 halfkomi 2");
+    assert_eq!(
+        b.line(),
+        "info string tps x5,2/x6/x6/x6/x6/x6 2 1 halfkomi 2"
+    );
 }
 
 #[test]
@@ -243,7 +259,10 @@ fn several_lines_in_one_message_each_reply_its_own_message() {
     let mut client = server.connect();
     client.send("teinewgame 5\r\nisready\nposition startpos moves a1\n\nd\nbogus\nisready\n");
     assert_eq!(client.line(), "readyok");
-    assert_eq!(client.line(), "info string tps x5/x5/x5/x5/2,x4 2 1 halfkomi 0");
+    assert_eq!(
+        client.line(),
+        "info string tps x5/x5/x5/x5/2,x4 2 1 halfkomi 0"
+    );
     assert!(client.line().starts_with("info string error: "));
     assert_eq!(client.line(), "readyok");
 }
@@ -253,15 +272,27 @@ fn binary_and_non_utf8_frames_get_an_error_line_and_change_nothing() {
     let server = Running::default();
     let mut client = server.connect();
     client.send("teinewgame 4\nposition startpos moves a1");
-    client.ws.send(Message::binary(b"isready".to_vec())).unwrap();
+    client
+        .ws
+        .send(Message::binary(b"isready".to_vec()))
+        .unwrap();
     let line = client.line();
-    assert!(line.starts_with("info string error: ") && line.contains("binary"), "{line}");
+    assert!(
+        line.starts_with("info string error: ") && line.contains("binary"),
+        "{line}"
+    );
     let bad_text = Frame::message(vec![b'd', 0xff, 0xfe], OpCode::Data(Data::Text), true);
     client.ws.send(Message::Frame(bad_text)).unwrap();
     let line = client.line();
-    assert!(line.starts_with("info string error: ") && line.contains("UTF-8"), "{line}");
+    assert!(
+        line.starts_with("info string error: ") && line.contains("UTF-8"),
+        "{line}"
+    );
     client.send("d");
-    assert_eq!(client.line(), "info string tps x4/x4/x4/2,x3 2 1 halfkomi 0");
+    assert_eq!(
+        client.line(),
+        "info string tps x4/x4/x4/2,x3 2 1 halfkomi 0"
+    );
 }
 
 #[test]
@@ -270,7 +301,10 @@ fn an_oversized_message_gets_an_error_line_then_a_close() {
     let mut client = server.connect();
     client.send(&format!("position startpos moves {}", "a1 ".repeat(400)));
     let line = client.line();
-    assert!(line.starts_with("info string error: ") && line.contains("limit of 1024"), "{line}");
+    assert!(
+        line.starts_with("info string error: ") && line.contains("limit of 1024"),
+        "{line}"
+    );
     let (code, reason) = client.close_frame().expect("a close frame");
     assert_eq!(code, CloseCode::Size);
     assert!(reason.contains("1024"), "{reason}");
@@ -346,7 +380,10 @@ fn stopping_the_server_ends_searches_with_bestmove_and_closes() {
 #[ignore = "runs headless Chromium (installs it if missing): cargo test --test websocket -- --ignored"]
 fn browser_check() {
     let status = std::process::Command::new("bash")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/browser-check.sh"))
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/browser-check.sh"
+        ))
         .env("MENHIR", env!("CARGO_BIN_EXE_menhir"))
         .status()
         .expect("bash runs");
@@ -408,7 +445,10 @@ fn serve_process_stops_an_abandoned_search_and_exits_on_sigterm() {
     drop(client);
     let deadline = Instant::now() + Duration::from_secs(1);
     while search_threads() > 0 {
-        assert!(Instant::now() < deadline, "the search outlived its connection");
+        assert!(
+            Instant::now() < deadline,
+            "the search outlived its connection"
+        );
         thread::sleep(Duration::from_millis(5));
     }
     let before = cpu_ticks();
@@ -416,7 +456,10 @@ fn serve_process_stops_an_abandoned_search_and_exits_on_sigterm() {
     // An idle server polls its listener; a search would burn ~50 ticks in this time.
     assert!(cpu_ticks() - before < 10, "the server is still busy");
 
-    let status = Command::new("kill").args(["-TERM", &pid.to_string()]).status().unwrap();
+    let status = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
     assert!(status.success());
     let deadline = Instant::now() + PROMPT;
     let exit = loop {

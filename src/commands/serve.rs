@@ -118,8 +118,14 @@ mod tests {
     #[test]
     fn listen_forms() {
         assert_eq!(parse_listen("7731").unwrap().to_string(), "127.0.0.1:7731");
-        assert_eq!(parse_listen("localhost:0").unwrap().to_string(), "127.0.0.1:0");
-        assert_eq!(parse_listen("[::1]:9000").unwrap().to_string(), "[::1]:9000");
+        assert_eq!(
+            parse_listen("localhost:0").unwrap().to_string(),
+            "127.0.0.1:0"
+        );
+        assert_eq!(
+            parse_listen("[::1]:9000").unwrap().to_string(),
+            "[::1]:9000"
+        );
         assert!(parse_listen("localhost").is_err());
         assert!(parse_listen("127.0.0.1:99999").is_err());
     }
@@ -130,7 +136,10 @@ mod tests {
         assert!(err.contains("--allow-remote"), "{err}");
         let mut remote = args("0.0.0.0:7731");
         remote.allow_remote = true;
-        assert_eq!(serve_config(&remote).unwrap().addr.to_string(), "0.0.0.0:7731");
+        assert_eq!(
+            serve_config(&remote).unwrap().addr.to_string(),
+            "0.0.0.0:7731"
+        );
         assert!(serve_config(&args("127.0.0.1:7731")).is_ok());
     }
 
@@ -141,6 +150,8 @@ mod tests {
         assert!(serve_config(&a).unwrap_err().contains("--max-connections"));
         let mut a = args("7731");
         a.max_message_bytes = 10;
-        assert!(serve_config(&a).unwrap_err().contains("--max-message-bytes"));
+        assert!(serve_config(&a)
+            .unwrap_err()
+            .contains("--max-message-bytes"));
     }
 }

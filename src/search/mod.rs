@@ -10,7 +10,8 @@
 //! and `-(10000 - n)` for the side that loses, so every score with `|score| > 10000 - MAX_PLY`
 //! (9872) is a forced result, and a faster win scores higher. A draw (flat tie with komi,
 //! repetition) is 0. These values go out unchanged as `score cp`, which stays well within the
-//! range every TEI client parses.
+//! range every TEI client parses (or, with the `ScoreMate` option, a forced result as
+//! `score mate ±n`); [`wdl`] turns them into win/draw/loss odds.
 
 mod alphabeta;
 mod eval;

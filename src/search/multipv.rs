@@ -75,7 +75,12 @@ impl OtherLines {
             if worker.aborted {
                 break;
             }
-            let Some(mv) = worker.pv().first().copied().or(worker.root_best.map(|b| b.0)) else {
+            let Some(mv) = worker
+                .pv()
+                .first()
+                .copied()
+                .or(worker.root_best.map(|b| b.0))
+            else {
                 break;
             };
             self.scores[line] = value;

@@ -21,7 +21,11 @@ pub const DRAW_RATE_AT_EVEN: f64 = 0.05;
 /// `[win, draw, loss]` in per mille for the side to move, summing to 1000.
 pub fn wdl(score_cp: i32) -> [u32; 3] {
     if plies_to_result(score_cp).is_some() {
-        return if score_cp > 0 { [1000, 0, 0] } else { [0, 0, 1000] };
+        return if score_cp > 0 {
+            [1000, 0, 0]
+        } else {
+            [0, 0, 1000]
+        };
     }
     let expected = 1.0 / (1.0 + (-(score_cp as f64) / LOGISTIC_SCALE_CP).exp());
     let draw = DRAW_RATE_AT_EVEN * 4.0 * expected * (1.0 - expected);

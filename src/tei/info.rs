@@ -102,7 +102,10 @@ mod tests {
         assert!(line.ends_with(" pv a1"), "{line}");
         // Off by default: the same win is a centi-flat score, as Racetrack needs.
         let line = format_info(&info, InfoStyle::default());
-        assert!(line.starts_with("info depth 9 seldepth 0 score cp 9995 wdl 1000 0 0 "), "{line}");
+        assert!(
+            line.starts_with("info depth 9 seldepth 0 score cp 9995 wdl 1000 0 0 "),
+            "{line}"
+        );
         info.score_cp = -(WIN - 4);
         assert!(format_info(&info, both).contains(" score mate -4 wdl 0 0 1000 "));
         info.score_cp = 8000;

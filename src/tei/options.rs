@@ -110,12 +110,7 @@ impl Options {
         let canonical = NAMES
             .into_iter()
             .find(|known| known.eq_ignore_ascii_case(name))
-            .ok_or_else(|| {
-                format!(
-                    "unknown option '{name}' (Menhir has {})",
-                    NAMES.join(", ")
-                )
-            })?;
+            .ok_or_else(|| format!("unknown option '{name}' (Menhir has {})", NAMES.join(", ")))?;
         let Some(value) = value else {
             return Err(format!(
                 "option {canonical} needs a value: 'setoption name {canonical} value <n>'"
@@ -149,9 +144,7 @@ fn check(name: &str, value: &str) -> Result<bool, String> {
     match value.to_ascii_lowercase().as_str() {
         "true" | "1" | "on" | "yes" => Ok(true),
         "false" | "0" | "off" | "no" => Ok(false),
-        _ => Err(format!(
-            "option {name}: '{value}' is not true or false"
-        )),
+        _ => Err(format!("option {name}: '{value}' is not true or false")),
     }
 }
 

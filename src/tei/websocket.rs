@@ -123,7 +123,9 @@ impl Server {
         while !self.handle.stop.load(Ordering::SeqCst) {
             let (stream, peer) = match self.listener.accept() {
                 Ok(accepted) => accepted,
-                Err(e) if e.kind() == ErrorKind::WouldBlock || e.kind() == ErrorKind::Interrupted => {
+                Err(e)
+                    if e.kind() == ErrorKind::WouldBlock || e.kind() == ErrorKind::Interrupted =>
+                {
                     thread::sleep(ACCEPT_POLL);
                     continue;
                 }

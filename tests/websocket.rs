@@ -3,6 +3,7 @@
 //! mid-search, the connection limit and a server stop. Each test runs its own server on a free
 //! loopback port, so the tests run in parallel.
 
+use menhir::commands::PositionArgs;
 use menhir::core::Position;
 use menhir::tei::websocket::{ServeConfig, Server, ServerHandle};
 use std::net::{SocketAddr, TcpStream};
@@ -149,12 +150,12 @@ fn legal_bestmove(lines: &[String], pos: &Position) {
 }
 
 fn position(size: usize, moves: &str) -> Position {
-    let mut pos = Position::start(size).unwrap();
-    for text in moves.split_whitespace() {
-        let mv = pos.parse_move(text).unwrap();
-        pos.do_move(mv);
-    }
-    pos
+    let args = PositionArgs {
+        size,
+        tps: None,
+        moves: moves.into(),
+    };
+    args.position().unwrap()
 }
 
 /// An `info` line as PTN Ninja reads it: depth, score cp, wdl summing to 1000, pv last.

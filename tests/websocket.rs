@@ -475,3 +475,39 @@ fn serve_process_stops_an_abandoned_search_and_exits_on_sigterm() {
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
     assert!(rest.contains("menhir: stopped"), "{rest}");
 }
+
+/// Bad `menhir serve` flags: one line on stderr, a non-zero exit, nothing listening.
+#[test]
+fn serve_refuses_bad_flags_with_one_line() {
+    use std::process::Command;
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let taken = taken.local_addr().unwrap().to_string();
+    for (flags, says) in [
+        (vec!["--listen", "0.0.0.0:7731"], "--allow-remote"),
+        (vec!["--listen", "localhost"], "bad --listen"),
+        (
+            vec!["--listen", "127.0.0.1:0", "--max-connections", "0"],
+            "--max-connections",
+        ),
+        (
+            vec!["--listen", "127.0.0.1:0", "--max-message-bytes", "9"],
+            "--max-message-bytes",
+        ),
+        (vec!["--listen", taken.as_str()], "cannot listen on"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_menhir"))
+            .arg("serve")
+            .args(&flags)
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{flags:?}");
+        assert_eq!(stderr.lines().count(), 1, "{flags:?}: {stderr}");
+        assert!(
+            stderr.starts_with("menhir: ") && stderr.contains(says),
+            "{flags:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{flags:?}");
+    }
+}

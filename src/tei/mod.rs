@@ -14,6 +14,9 @@
 //!   `bestmove`). `go` on a finished game answers an error line and `bestmove --`.
 //! - `go infinite` (or bare `go`) writes `bestmove` only after `stop`, `quit` or end of input.
 //! - `d` prints `info string tps <TPS> halfkomi <k>`: the current position, for people and tests.
+//! - Every `info` line has `wdl W D L` (see `search::wdl`); `multipv k` leads the line only when
+//!   MultiPV is above 1, so MultiPV 1 output is what it always was; `score mate N` (plies,
+//!   negative when losing) replaces `score cp` only with the `ScoreMate` option on.
 
 mod command;
 mod engine;

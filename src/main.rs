@@ -1,7 +1,7 @@
 //! The `menhir` binary: parses the command line and calls into the library.
 
 use clap::{Parser, Subcommand};
-use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs};
+use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs, ServeArgs};
 use menhir::matchrun::ptn_report::ReportArgs;
 use menhir::matchrun::MatchArgs;
 use menhir::train::{DatagenArgs, TuneArgs};
@@ -19,6 +19,8 @@ struct Cli {
 enum Command {
     /// Speak TEI on stdin/stdout (the default).
     Tei,
+    /// Speak TEI over WebSocket for PTN Ninja (ws://127.0.0.1:7731 by default).
+    Serve(ServeArgs),
     /// Count the positions reached after a number of plies.
     Perft(PerftArgs),
     /// Search a fixed set of positions to a fixed depth; prints nodes and speed.
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
     };
     let outcome = match cli.command.unwrap_or(Command::Tei) {
         Command::Tei => menhir::tei::run_stdio(),
+        Command::Serve(args) => menhir::commands::serve(&args),
         Command::Perft(args) => menhir::commands::perft(&args),
         Command::Bench(args) => menhir::commands::bench(&args),
         Command::Analyze(args) => menhir::commands::analyze(&args),

@@ -752,7 +752,7 @@ fn invalid_line_and_parser_verdict(rng: &mut StdRng, pos: &Position) -> (String,
             .to_string(),
         1 => format!(
             "setoption name {} value 1",
-            ["MultiPV", "Ponder", "Threadz", "Komi"]
+            ["MultiPVs", "Ponder", "Threadz", "Komi"]
                 .choose(rng)
                 .unwrap()
         ),

@@ -98,6 +98,8 @@ fn handshake_transcript() {
         "option name HalfKomi type spin default 0 min -10 max 10".to_string(),
         "option name Threads type spin default 1 min 1 max 256".to_string(),
         "option name Hash type spin default 64 min 1 max 65536".to_string(),
+        "option name MultiPV type spin default 1 min 1 max 64".to_string(),
+        "option name ScoreMate type check default false".to_string(),
         "size 3 4 5 6 7 8 halfkomi -10 -9 -8 -7 -6 -5 -4 -3 -2 -1 0 1 2 3 4 5 6 7 8 9 10"
             .to_string(),
         "teiok".to_string(),
@@ -152,7 +154,7 @@ fn each_class_of_bad_input_gets_one_error_line_and_changes_nothing() {
         // bad setoption
         "setoption HalfKomi 4",
         "setoption name",
-        "setoption name MultiPV value 2",
+        "setoption name MultiPV value 0",
         "setoption name HalfKomi value lots",
         "setoption name HalfKomi value 2.5",
         "setoption name HalfKomi",

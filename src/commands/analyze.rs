@@ -1,7 +1,8 @@
 //! `menhir analyze`: one search for a person at a terminal.
 
 use super::PositionArgs;
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, Searcher, MAX_MULTIPV};
+use crate::tei::{format_info, InfoStyle};
 use clap::Args;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -23,6 +24,9 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Report the best N root moves, each as its own `info multipv k` line.
+    #[arg(long, default_value_t = 1)]
+    pub multipv: usize,
     /// Komi in half flats (added to Black's flat count).
     #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
     pub half_komi: i32,
@@ -47,6 +51,9 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<(), String> {
     if args.threads == 0 || args.threads > 256 {
         return Err("bad --threads: must be 1 to 256".into());
     }
+    if !(1..=MAX_MULTIPV).contains(&args.multipv) {
+        return Err(format!("bad --multipv: must be 1 to {MAX_MULTIPV}"));
+    }
     let limits = Limits {
         depth: args.depth,
         movetime: match (args.movetime, args.depth) {
@@ -57,10 +64,15 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<(), String> {
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash.max(1), args.threads);
+    searcher.set_multipv(args.multipv);
+    let style = InfoStyle {
+        multipv: args.multipv > 1,
+        score_mate: false,
+    };
     let stop = AtomicBool::new(false);
     let mut last = String::new();
     let result = searcher.search(&pos, &limits, &stop, &mut |info| {
-        let line = crate::tei::format_info(info);
+        let line = format_info(info, style);
         // The final report repeats the last iteration; print it only if it adds something.
         if line != last {
             println!("{line}");

@@ -11,7 +11,7 @@ use super::order::MovePicker;
 use super::params::*;
 use super::road::opponent_threatens;
 use super::tt::{Bound, TranspositionTable};
-use super::{score_is_win, Features, WIN};
+use super::{score_is_win, Features, MAX_MULTIPV, WIN};
 use crate::core::{Bitboard, GameResult, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -35,6 +35,8 @@ pub struct Shared<'a> {
     pub features: Features,
     /// The deepest iteration a helper completed (depth, score, PV).
     pub helper_best: &'a Mutex<(u32, i32, Vec<Move>)>,
+    /// How many best root moves the main worker reports (`MultiPV`, 1 normally).
+    pub multipv: usize,
 }
 
 /// Per-ply scratch space, allocated once.
@@ -68,6 +70,10 @@ pub struct Worker {
     pub root_best: Option<(Move, i32)>,
     /// The first root move searched in the current iteration, whatever its score.
     pub root_fallback: Option<Move>,
+    /// Root moves skipped by this root search: the lines before it under MultiPV.
+    pub excluded: [Move; MAX_MULTIPV],
+    /// How many of `excluded` are in use (0 outside MultiPV's later lines).
+    pub excluded_len: usize,
 }
 
 impl Worker {
@@ -100,6 +106,8 @@ impl Worker {
             may_abort: false,
             root_best: None,
             root_fallback: None,
+            excluded: [Move::NULL; MAX_MULTIPV],
+            excluded_len: 0,
         }
     }
 
@@ -116,6 +124,12 @@ impl Worker {
     /// The principal variation of the last root search.
     pub fn pv(&self) -> &[Move] {
         &self.pv[0][..self.pv_len[0]]
+    }
+
+    /// Whether the root search skips `mv` (an earlier MultiPV line starts with it).
+    #[inline]
+    fn excluded_at_root(&self, mv: Move) -> bool {
+        self.excluded[..self.excluded_len].contains(&mv)
     }
 
     /// Publishes the nodes not yet added to the shared count.
@@ -205,8 +219,13 @@ impl Worker {
             }
         }
 
-        // Step 3. Road in one: the side to move takes it. Exact, so no depth is needed.
-        if let Some(mv) = self.pos.road_win() {
+        // Step 3. Road in one: the side to move takes it. Exact, so no depth is needed. (Not
+        // an excluded root move: the move loop finds any other winning move.)
+        if let Some(mv) = self
+            .pos
+            .road_win()
+            .filter(|&mv| !(root && self.excluded_at_root(mv)))
+        {
             if root {
                 self.root_best = Some((mv, WIN - 1));
             }
@@ -318,6 +337,9 @@ impl Worker {
         while let Some(mv) =
             picker.next(&self.pos, &mut frame_moves, &mut frame_keys, &self.history)
         {
+            if root && self.excluded_len > 0 && self.excluded_at_root(mv) {
+                continue;
+            }
             // Late-move pruning: near the horizon, moves this far down the order rarely
             // matter (most are walls and long spreads). Not under a road threat, where the
             // one blocking move may come late, nor in a lost or won window.
@@ -439,9 +461,14 @@ impl Worker {
         } else {
             best_move
         };
-        shared
-            .tt
-            .store(hash, stored_move, best_score, depth, bound, ply);
+        // MultiPV's later lines leave the table as line 1 left it (see `multipv`): their root
+        // scores are not the position's, and their other entries would steer the next
+        // iteration's line 1 away from what MultiPV 1 plays.
+        if self.excluded_len == 0 {
+            shared
+                .tt
+                .store(hash, stored_move, best_score, depth, bound, ply);
+        }
         best_score
     }
 

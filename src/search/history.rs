@@ -11,6 +11,7 @@ const PLACEMENTS: usize = 64 * 3;
 const SLOTS: usize = PLACEMENTS + 64 * 4 * 8;
 
 /// Butterfly-style history for both colours.
+#[derive(Clone)]
 pub struct History {
     table: Vec<i32>,
     killers: [[Move; 2]; MAX_PLY + 1],

@@ -10,20 +10,24 @@
 //! and `-(10000 - n)` for the side that loses, so every score with `|score| > 10000 - MAX_PLY`
 //! (9872) is a forced result, and a faster win scores higher. A draw (flat tie with komi,
 //! repetition) is 0. These values go out unchanged as `score cp`, which stays well within the
-//! range every TEI client parses.
+//! range every TEI client parses (or, with the `ScoreMate` option, a forced result as
+//! `score mate ±n`); [`wdl`] turns them into win/draw/loss odds.
 
 mod alphabeta;
 mod clock_lag;
 mod eval;
 mod history;
+mod multipv;
 mod order;
 mod params;
 mod road;
 mod threads;
 mod time;
 mod tt;
+pub mod wdl;
 
 pub use eval::{eval_trace, evaluate, evaluate_with, EvalTrace, EvalWeights};
+pub use multipv::MAX_MULTIPV;
 pub use params::{Features, MAX_PLY};
 
 use crate::core::{Move, MoveList, Position};
@@ -90,6 +94,8 @@ impl Limits {
 /// One progress report, from the side to move's point of view.
 #[derive(Clone, Debug, Default)]
 pub struct Info {
+    /// Which of the best root moves this line is about, from 1 (always 1 with MultiPV 1).
+    pub multipv: u32,
     /// Completed iteration depth.
     pub depth: u32,
     /// Deepest ply reached.
@@ -133,6 +139,7 @@ pub struct Searcher {
     features: Features,
     clock_lag: ClockLag,
     nodes: Arc<AtomicU64>,
+    multipv: usize,
 }
 
 fn build_pool(threads: usize) -> rayon::ThreadPool {
@@ -156,6 +163,7 @@ impl Searcher {
             features: Features::default(),
             clock_lag: ClockLag::default(),
             nodes: Arc::default(),
+            multipv: 1,
         }
     }
 
@@ -192,6 +200,12 @@ impl Searcher {
     /// count the nodes searched after it raised `stop` (`tests/stop.rs`).
     pub fn node_counter(&self) -> Arc<AtomicU64> {
         Arc::clone(&self.nodes)
+    }
+
+    /// Reports the best `lines` root moves (MultiPV, 1 to `MAX_MULTIPV`), each as its own
+    /// `Info` numbered by `Info::multipv`; the move to play is line 1's.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.multipv = lines.clamp(1, MAX_MULTIPV);
     }
 
     /// Switches pruning rules on or off (for A/B self-play; all on by default).
@@ -258,12 +272,14 @@ impl Searcher {
             hard_deadline: time.hard_deadline(),
             features: self.features,
             helper_best: &helper_best,
+            multipv: self.multipv,
         };
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         let tt = &self.tt;
         let mut report = |w: &mut Worker, depth: u32, score: i32, started: Instant| {
             w.publish_nodes(&shared);
             let info = Info {
+                multipv: w.excluded_len as u32 + 1,
                 depth,
                 seldepth: w.seldepth as u32,
                 score_cp: score,

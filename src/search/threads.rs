@@ -9,6 +9,7 @@
 //! when helper 1 searched the main worker's depths, against 2.7 s for one thread.
 
 use super::alphabeta::{Shared, Worker};
+use super::multipv::OtherLines;
 use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
 use super::time::{iteration_growth, stretch, TimeManager};
 use super::{score_is_win, Info, WIN};
@@ -71,6 +72,7 @@ pub fn iterate_main(
     let mut info = Info::default();
     let mut score = 0;
     let mut stable_iterations = 0;
+    let mut other_lines = OtherLines::new(worker, shared);
     // Scores of the last two iterations, to see a drop at the same parity.
     let mut scores = [None::<i32>; 2];
     let mut previous_took = Duration::ZERO;
@@ -102,6 +104,12 @@ pub fn iterate_main(
         }
         best_move = mv.or(best_move);
         info = report(worker, depth, score, started);
+        if let (true, Some(first)) = (other_lines.any(), best_move) {
+            other_lines.search(worker, shared, depth, first, started, report);
+            if worker.aborted {
+                break;
+            }
+        }
         if time.is_timed() && score_is_win(score.abs()) {
             break;
         }

@@ -4,7 +4,7 @@
 //! Only one search runs at a time. Settings that need the searcher (Hash, Threads, new game) wait
 //! while a search holds it and are applied before the next one.
 
-use super::info::format_info;
+use super::info::{format_info, InfoStyle};
 use crate::core::{Move, MoveList, Position};
 use crate::search::{Limits, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -22,6 +22,7 @@ pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
 struct Settings {
     hash_mb: usize,
     threads: usize,
+    multipv: usize,
 }
 
 /// The searcher, its settings and the running search, if any.
@@ -32,6 +33,8 @@ pub struct Engine {
     searcher: Option<Arc<Mutex<Searcher>>>,
     wanted: Settings,
     applied: Settings,
+    /// How the next search's `info` lines look.
+    style: InfoStyle,
     new_game_pending: bool,
     stop: Arc<AtomicBool>,
     /// True from `go` until the search thread has written its `bestmove`. Cleared under the same
@@ -43,12 +46,17 @@ pub struct Engine {
 impl Engine {
     /// An idle engine writing through `out`.
     pub fn new(out: Output, hash_mb: usize, threads: usize) -> Engine {
-        let wanted = Settings { hash_mb, threads };
+        let wanted = Settings {
+            hash_mb,
+            threads,
+            multipv: 1,
+        };
         Engine {
             out,
             searcher: None,
             wanted,
             applied: wanted,
+            style: InfoStyle::default(),
             new_game_pending: false,
             stop: Arc::new(AtomicBool::new(false)),
             busy: Arc::new(Mutex::new(false)),
@@ -74,7 +82,8 @@ impl Engine {
         let searcher = match &self.searcher {
             Some(s) => s,
             None => {
-                let s = Searcher::new(self.wanted.hash_mb, self.wanted.threads);
+                let mut s = Searcher::new(self.wanted.hash_mb, self.wanted.threads);
+                s.set_multipv(self.wanted.multipv);
                 self.applied = self.wanted;
                 self.new_game_pending = false;
                 self.searcher.insert(Arc::new(Mutex::new(s)))
@@ -87,6 +96,7 @@ impl Engine {
         if self.applied.threads != self.wanted.threads {
             searcher.set_threads(self.wanted.threads);
         }
+        searcher.set_multipv(self.wanted.multipv);
         self.applied = self.wanted;
         if self.new_game_pending {
             searcher.new_game();
@@ -104,6 +114,19 @@ impl Engine {
     pub fn set_threads(&mut self, threads: usize) {
         self.wanted.threads = threads;
         self.sync_if_built();
+    }
+
+    /// Sets how many best root moves searches report; applied now if idle, else before the
+    /// next search.
+    pub fn set_multipv(&mut self, lines: usize) {
+        self.wanted.multipv = lines;
+        self.style.multipv = lines > 1;
+        self.sync_if_built();
+    }
+
+    /// Whether proven results go out as `score mate N` (from the next search on).
+    pub fn set_score_mate(&mut self, on: bool) {
+        self.style.score_mate = on;
     }
 
     /// Forgets what earlier games taught the searcher; now if idle, else before the next search.
@@ -130,10 +153,11 @@ impl Engine {
         let stop = Arc::clone(&self.stop);
         let out = Arc::clone(&self.out);
         let busy = Arc::clone(&self.busy);
+        let style = self.style;
         *busy.lock().unwrap_or_else(PoisonError::into_inner) = true;
         let spawned = thread::Builder::new()
             .name("menhir-search".into())
-            .spawn(move || search_thread(&searcher, &pos, &limits, &stop, &busy, &*out));
+            .spawn(move || search_thread(&searcher, &pos, &limits, style, &stop, &busy, &*out));
         match spawned {
             Ok(worker) => {
                 self.worker = Some(worker);
@@ -191,6 +215,7 @@ fn search_thread(
     searcher: &Mutex<Searcher>,
     pos: &Position,
     limits: &Limits,
+    style: InfoStyle,
     stop: &AtomicBool,
     busy: &Mutex<bool>,
     out: &dyn Fn(&str),
@@ -201,7 +226,7 @@ fn search_thread(
         // A bug in the search must not cost the GUI its `bestmove` (it would wait forever).
         catch_unwind(AssertUnwindSafe(|| {
             searcher.search(pos, limits, stop, &mut |info| {
-                let line = format_info(info);
+                let line = format_info(info, style);
                 out(&line);
                 last_line = line;
             })
@@ -215,7 +240,7 @@ fn search_thread(
     let best = match outcome {
         Ok(result) => {
             // The final line repeats the last report only if other lines may have come between.
-            let final_line = format_info(&result.info);
+            let final_line = format_info(&result.info, style);
             if final_line != last_line || waited {
                 out(&final_line);
             }
@@ -226,7 +251,7 @@ fn search_thread(
         }
         Err(_) => {
             out("info string error: the search failed (internal error, see stderr); playing the first legal move");
-            out("info depth 0 seldepth 0 score cp 0 nodes 0 nps 0 time 0 hashfull 0");
+            out(&format_info(&crate::search::Info::default(), style));
             first_legal_move(pos)
         }
     };

@@ -1,7 +1,8 @@
 //! The Tak Engine Interface front end: reads commands, drives the `Searcher`, writes replies.
 //!
 //! [`run`] is the whole protocol loop over any line source and output closure, so tests can run
-//! sessions in process; [`run_stdio`] connects it to stdin and stdout.
+//! sessions in process; [`run_stdio`] connects it to stdin and stdout, and [`websocket`] runs
+//! the same [`Session`] for each WebSocket connection (`menhir serve`, for PTN Ninja).
 //!
 //! Choices where TEI is silent (see `shared/spec/tei.md`):
 //! - Commands before `tei` are accepted; `tei` may be sent again at any time.
@@ -13,16 +14,20 @@
 //!   `bestmove`). `go` on a finished game answers an error line and `bestmove --`.
 //! - `go infinite` (or bare `go`) writes `bestmove` only after `stop`, `quit` or end of input.
 //! - `d` prints `info string tps <TPS> halfkomi <k>`: the current position, for people and tests.
+//! - Every `info` line has `wdl W D L` (see `search::wdl`); `multipv k` leads the line only when
+//!   MultiPV is above 1, so MultiPV 1 output is what it always was; `score mate N` (plies,
+//!   negative when losing) replaces `score cp` only with the `ScoreMate` option on.
 
 mod command;
 mod engine;
 mod info;
 mod options;
 mod session;
+pub mod websocket;
 
 pub use command::{parse as parse_command, Command, Start};
 pub use engine::Output;
-pub use info::format_info;
+pub use info::{format_info, InfoStyle};
 pub use session::{Flow, Session, Snapshot};
 
 use std::io::{BufRead, IsTerminal, Write};

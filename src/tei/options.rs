@@ -1,5 +1,6 @@
-//! The options Menhir advertises after `tei` (HalfKomi, Threads, Hash), their `option` lines,
-//! and checking a `setoption` against them. Names compare case-insensitively.
+//! The options Menhir advertises after `tei` (HalfKomi, Threads, Hash, MultiPV, ScoreMate),
+//! their `option` lines, and checking a `setoption` against them. Names compare
+//! case-insensitively.
 
 use super::command::{parse_half_komi, HALF_KOMI_RANGE};
 
@@ -9,6 +10,11 @@ pub const HASH_MB_RANGE: std::ops::RangeInclusive<usize> = 1..=65536;
 pub const HASH_MB_DEFAULT: usize = 64;
 /// Worker-thread limits.
 pub const THREADS_RANGE: std::ops::RangeInclusive<usize> = 1..=256;
+/// Lines MultiPV may ask for.
+pub const MULTIPV_RANGE: std::ops::RangeInclusive<usize> = 1..=crate::search::MAX_MULTIPV;
+
+/// The names of every option, as advertised.
+const NAMES: [&str; 5] = ["HalfKomi", "Threads", "Hash", "MultiPV", "ScoreMate"];
 
 /// The option values the session holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +25,11 @@ pub struct Options {
     pub threads: usize,
     /// Transposition table in MB.
     pub hash_mb: usize,
+    /// How many best root moves to report.
+    pub multipv: usize,
+    /// Report a proven road (or flat) result as `score mate N` instead of `score cp`. Off by
+    /// default: tournament managers such as Racetrack read only `score cp`.
+    pub score_mate: bool,
 }
 
 impl Default for Options {
@@ -27,6 +38,8 @@ impl Default for Options {
             half_komi: 0,
             threads: 1,
             hash_mb: HASH_MB_DEFAULT,
+            multipv: 1,
+            score_mate: false,
         }
     }
 }
@@ -40,6 +53,10 @@ pub enum OptionChange {
     Threads(usize),
     /// `Hash` in MB.
     Hash(usize),
+    /// `MultiPV`.
+    MultiPv(usize),
+    /// `ScoreMate`.
+    ScoreMate(bool),
 }
 
 impl Options {
@@ -65,6 +82,16 @@ impl Options {
                 HASH_MB_RANGE.start(),
                 HASH_MB_RANGE.end()
             ),
+            format!(
+                "option name MultiPV type spin default {} min {} max {}",
+                defaults.multipv,
+                MULTIPV_RANGE.start(),
+                MULTIPV_RANGE.end()
+            ),
+            format!(
+                "option name ScoreMate type check default {}",
+                defaults.score_mate
+            ),
         ];
         let sizes: Vec<String> = (crate::core::MIN_SIZE..=crate::core::MAX_SIZE)
             .map(|n| n.to_string())
@@ -80,12 +107,10 @@ impl Options {
 
     /// Checks `setoption name <name> value <value>`; the caller applies the change.
     pub fn check(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
-        let canonical = ["HalfKomi", "Threads", "Hash"]
+        let canonical = NAMES
             .into_iter()
             .find(|known| known.eq_ignore_ascii_case(name))
-            .ok_or_else(|| {
-                format!("unknown option '{name}' (Menhir has HalfKomi, Threads and Hash)")
-            })?;
+            .ok_or_else(|| format!("unknown option '{name}' (Menhir has {})", NAMES.join(", ")))?;
         let Some(value) = value else {
             return Err(format!(
                 "option {canonical} needs a value: 'setoption name {canonical} value <n>'"
@@ -96,6 +121,8 @@ impl Options {
                 .map(OptionChange::HalfKomi)
                 .map_err(|e| format!("option HalfKomi: {e}")),
             "Threads" => spin(canonical, value, THREADS_RANGE).map(OptionChange::Threads),
+            "MultiPV" => spin(canonical, value, MULTIPV_RANGE).map(OptionChange::MultiPv),
+            "ScoreMate" => check(canonical, value).map(OptionChange::ScoreMate),
             _ => spin(canonical, value, HASH_MB_RANGE).map(OptionChange::Hash),
         }
     }
@@ -106,7 +133,18 @@ impl Options {
             OptionChange::HalfKomi(k) => self.half_komi = k,
             OptionChange::Threads(n) => self.threads = n,
             OptionChange::Hash(mb) => self.hash_mb = mb,
+            OptionChange::MultiPv(n) => self.multipv = n,
+            OptionChange::ScoreMate(on) => self.score_mate = on,
         }
+    }
+}
+
+/// A `check` value: `true`/`false`, or the `1`/`0`, `on`/`off`, `yes`/`no` GUIs also send.
+fn check(name: &str, value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "1" | "on" | "yes" => Ok(true),
+        "false" | "0" | "off" | "no" => Ok(false),
+        _ => Err(format!("option {name}: '{value}' is not true or false")),
     }
 }
 
@@ -140,8 +178,31 @@ mod tests {
     }
 
     #[test]
+    fn multipv_and_score_mate() {
+        assert_eq!(
+            Options::check("multipv", Some("3")),
+            Ok(OptionChange::MultiPv(3))
+        );
+        assert_eq!(
+            Options::check("ScoreMate", Some("true")),
+            Ok(OptionChange::ScoreMate(true))
+        );
+        assert_eq!(
+            Options::check("scoremate", Some("0")),
+            Ok(OptionChange::ScoreMate(false))
+        );
+        assert!(Options::check("MultiPV", Some("0")).is_err());
+        assert!(Options::check("MultiPV", Some("65")).is_err());
+        assert!(Options::check("ScoreMate", Some("maybe")).is_err());
+        assert!(Options::check("ScoreMate", None).is_err());
+        let lines = Options::advertise();
+        assert!(lines.contains(&"option name MultiPV type spin default 1 min 1 max 64".into()));
+        assert!(lines.contains(&"option name ScoreMate type check default false".into()));
+    }
+
+    #[test]
     fn bad_names_and_values_are_errors() {
-        assert!(Options::check("MultiPV", Some("2")).is_err());
+        assert!(Options::check("MultiPVs", Some("2")).is_err());
         assert!(Options::check("HalfKomi", None).is_err());
         assert!(Options::check("HalfKomi", Some("11")).is_err());
         assert!(Options::check("HalfKomi", Some("2.5")).is_err());

@@ -158,6 +158,8 @@ impl Session {
             OptionChange::HalfKomi(k) => self.position.set_half_komi(k),
             OptionChange::Threads(n) => self.engine.set_threads(n),
             OptionChange::Hash(mb) => self.engine.set_hash_mb(mb),
+            OptionChange::MultiPv(n) => self.engine.set_multipv(n),
+            OptionChange::ScoreMate(on) => self.engine.set_score_mate(on),
         }
     }
 

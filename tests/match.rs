@@ -383,6 +383,12 @@ fn slow_replies_lose_on_time_only_when_the_clock_runs_out() {
     let extra = ["--tc", "0.4+0", "--grace-ms", "2000"];
     let run = fault_match("slow", "--mode slow --at 0 --delay-ms 600", &extra, "time");
     assert!(run.stderr.contains("bad lost on time"), "{}", run.stderr);
+    // The engine's own time is set beside the manager's: here the delay was outside its search.
+    assert!(
+        run.stderr.contains("s used, 0.001s by its own last info,"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(announced_pids(&run.stderr).len(), 2, "{}", run.stderr);
     // Slow but within the clock: games end normally.
     let good = format!("name=good,cmd={}", misbehave());

@@ -99,6 +99,10 @@ pub struct Eval {
     pub score_cp: i32,
     /// `depth`, 0 when absent.
     pub depth: u32,
+    /// `time` in milliseconds: how long the engine itself thinks it searched. Set beside the
+    /// time the manager measured, it tells a search that overran its budget (both long) from
+    /// a process that waited for a core or a pipe (only the manager's long).
+    pub time_ms: Option<u64>,
 }
 
 /// An engine's answer to `go`.
@@ -376,11 +380,12 @@ fn parse_info(line: &str) -> Option<Eval> {
         return None;
     }
     let score_cp = words.get(score + 1)?.parse().ok()?;
-    let depth = after("depth")
-        .and_then(|i| words.get(i))
-        .and_then(|d| d.parse().ok())
-        .unwrap_or(0);
-    Some(Eval { score_cp, depth })
+    let word = |key: &str| after(key).and_then(|i| words.get(i));
+    Some(Eval {
+        score_cp,
+        depth: word("depth").and_then(|d| d.parse().ok()).unwrap_or(0),
+        time_ms: word("time").and_then(|t| t.parse().ok()),
+    })
 }
 
 #[cfg(test)]
@@ -415,8 +420,13 @@ mod tests {
             parse_info(line),
             Some(Eval {
                 score_cp: -67,
-                depth: 7
+                depth: 7,
+                time_ms: Some(3)
             })
+        );
+        assert_eq!(
+            parse_info("info score cp 5 pv a1").map(|e| (e.depth, e.time_ms)),
+            Some((0, None))
         );
         assert_eq!(parse_info("info depth 3 score mate 2"), None);
         assert_eq!(parse_info("info string hello"), None);

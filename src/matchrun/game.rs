@@ -176,8 +176,12 @@ pub fn play_game(
             }
         };
         if !clock.charge(side, reply.elapsed, settings.grace) {
+            let own = match reply.eval.and_then(|e| e.time_ms) {
+                Some(ms) => format!(", {:.3}s by its own last info", ms as f64 / 1000.0),
+                None => String::new(),
+            };
             let why = format!(
-                "{name} lost on time ({:.3}s used, {:.3}s left)",
+                "{name} lost on time ({:.3}s used{own}, {:.3}s left)",
                 reply.elapsed.as_secs_f64(),
                 clock.allowed(side, settings.grace).as_secs_f64()
             );

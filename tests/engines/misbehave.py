@@ -75,7 +75,9 @@ for line in sys.stdin:
         elif args.mode == "silent":
             time.sleep(3600)
         elif args.mode == "slow":
+            # Claims a 1 ms search: the delay is outside it, as for a process kept off the CPU.
             time.sleep(args.delay_ms / 1000)
+            reply(f"info depth 1 score cp 0 time 1 pv {move}")
             reply(f"bestmove {move}")
     elif command == "quit":
         break

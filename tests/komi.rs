@@ -1,22 +1,20 @@
 //! Komi where it decides. The evaluation's komi term: raising komi never raises White's
 //! evaluation, on positions of every size (a flipped sign fails at once). And positions of each
 //! size 4–6 where komi changes the engine's move, judged by verdicts only (wins and losses the
-//! exhaustive solver below confirms), so the tests survive a rewrite of the evaluation.
+//! exhaustive solver in tests/common/solver.rs confirms), so the tests survive a rewrite of the evaluation.
 //! The 3×3 flat endings solved to a verdict are in `tests/tactics.rs`.
 //! Run: `cargo test --test komi`.
 
-use menhir::core::{Color, GameResult, Move, MoveList, Position};
+#[path = "common/solver.rs"]
+mod solver;
+
+use menhir::core::{Color, GameResult, Move, Position};
 use menhir::search::{evaluate, Limits, Searcher, EVAL_LIMIT, WIN};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
+use solver::{legal_moves, solve};
 use std::sync::atomic::AtomicBool;
-
-fn legal_moves(pos: &Position) -> Vec<Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves.to_vec()
-}
 
 /// The evaluation from White's view.
 fn white_view(pos: &Position) -> i32 {
@@ -70,34 +68,6 @@ fn komi_never_raises_whites_evaluation_on_any_size() {
         strictly_lower * 10 >= compared * 9,
         "komi lowered White's evaluation in only {strictly_lower} of {compared} cases"
     );
-}
-
-/// Exact value for the side to move within `depth` plies (+1 win, 0 draw, -1 loss), or `None`
-/// if a line is still open at the horizon (as `tests/tactics.rs`).
-fn solve(pos: &mut Position, depth: u32) -> Option<i32> {
-    if let Some(result) = pos.result() {
-        return Some(match result.winner() {
-            None => 0,
-            Some(c) if c == pos.to_move() => 1,
-            Some(_) => -1,
-        });
-    }
-    if depth == 0 {
-        return None;
-    }
-    let mut best = -1;
-    let mut open = false;
-    for mv in legal_moves(pos) {
-        let undo = pos.do_move(mv);
-        let value = solve(pos, depth - 1).map(|v| -v);
-        pos.undo_move(mv, undo);
-        match value {
-            Some(1) => return Some(1),
-            Some(v) => best = best.max(v),
-            None => open = true,
-        }
-    }
-    (!open).then_some(best)
 }
 
 fn search(pos: &Position, depth: u32) -> (Move, i32) {

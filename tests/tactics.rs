@@ -7,8 +7,12 @@
 //! still allows a road; after the block the opponent has no road in one), and the flat endings
 //! against an exhaustive game-tree solver. Run: `cargo test --release --test tactics`.
 
-use menhir::core::{GameResult, Move, MoveList, Position};
+#[path = "common/solver.rs"]
+mod solver;
+
+use menhir::core::{GameResult, Position};
 use menhir::search::{Limits, SearchResult, Searcher, WIN};
+use solver::{legal_moves, solve};
 use std::sync::atomic::AtomicBool;
 
 fn search(pos: &Position, depth: u32) -> SearchResult {
@@ -19,12 +23,6 @@ fn search(pos: &Position, depth: u32) -> SearchResult {
         ..Limits::default()
     };
     searcher.search(pos, &limits, &stop, &mut |_| {})
-}
-
-fn legal_moves(pos: &Position) -> Vec<Move> {
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves.to_vec()
 }
 
 /// Whether the side to move wins at once with some move (by brute force).
@@ -163,34 +161,6 @@ fn defends_against_a_road_threat_on_every_size() {
         );
         assert!(result.info.score_cp > -WIN + 100, "{tps}: scored as lost");
     }
-}
-
-/// Exact game value for the side to move within `depth` plies (+1 win, 0 draw, -1 loss), or
-/// `None` if some line is still open at the horizon.
-fn solve(pos: &mut Position, depth: u32) -> Option<i32> {
-    if let Some(result) = pos.result() {
-        return Some(match result.winner() {
-            None => 0,
-            Some(c) if c == pos.to_move() => 1,
-            Some(_) => -1,
-        });
-    }
-    if depth == 0 {
-        return None;
-    }
-    let mut best = -1;
-    let mut open = false;
-    for mv in legal_moves(pos) {
-        let undo = pos.do_move(mv);
-        let value = solve(pos, depth - 1).map(|v| -v);
-        pos.undo_move(mv, undo);
-        match value {
-            Some(1) => return Some(1),
-            Some(v) => best = best.max(v),
-            None => open = true,
-        }
-    }
-    (!open).then_some(best)
 }
 
 fn engine_value(score: i32) -> Option<i32> {

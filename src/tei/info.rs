@@ -74,7 +74,7 @@ mod tests {
         };
         assert_eq!(
             format_info(&info, InfoStyle::default()),
-            "info depth 3 seldepth 5 score cp -42 wdl 456 50 494 nodes 1500 nps 3000 time 500 hashfull 7 pv a1 e5"
+            "info depth 3 seldepth 5 score cp -42 wdl 454 50 496 nodes 1500 nps 3000 time 500 hashfull 7 pv a1 e5"
         );
         let empty = Info::default();
         assert!(!format_info(&empty, InfoStyle::default()).contains("pv"));

@@ -21,6 +21,8 @@ import random
 import sys
 import time
 
+from tei_stub import empty_squares, reply, serve
+
 parser = argparse.ArgumentParser()
 parser.add_argument("--mode", default="good")
 parser.add_argument("--at", type=int, default=0)
@@ -31,53 +33,31 @@ args = parser.parse_args()
 rng = random.Random(args.seed)
 print(f"pid {os.getpid()}", file=sys.stderr, flush=True)
 
-size = 5
-played = []
 
 
-def reply(text):
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
+def go(size, played):
+    global rng
+    # File by file (a1 a2 ... b1), the order its random choices have always been made in.
+    empty = sorted(empty_squares(size, played))
+    if args.per_position:
+        rng = random.Random(f"{args.seed} {size} {' '.join(played)}")
+    move = rng.choice(empty)
+    if len(played) < args.at or args.mode == "good":
+        reply(f"info depth 2 score cp 10 pv {move}")
+        reply(f"bestmove {move}")
+    elif args.mode == "illegal":
+        reply(f"bestmove {played[0].lstrip('FSC')[:2] if played else 'Ca1'}")
+    elif args.mode == "malformed":
+        reply("bestmove z9?!")
+    elif args.mode == "crash":
+        sys.exit(3)
+    elif args.mode == "silent":
+        time.sleep(3600)
+    elif args.mode == "slow":
+        # Claims a 1 ms search: the delay is outside it, as for a process kept off the CPU.
+        time.sleep(args.delay_ms / 1000)
+        reply(f"info depth 1 score cp 0 time 1 pv {move}")
+        reply(f"bestmove {move}")
 
 
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    command = words[0]
-    if command == "tei":
-        reply("id name misbehave")
-        reply("option name HalfKomi type spin default 0 min -10 max 10")
-        reply("teiok")
-    elif command == "isready":
-        reply("readyok")
-    elif command == "teinewgame":
-        size = int(words[1])
-        played = []
-    elif command == "position":
-        played = words[words.index("moves") + 1:] if "moves" in words else []
-    elif command == "go":
-        occupied = {move.lstrip("FSC")[:2] for move in played}
-        empty = [f"{chr(ord('a') + f)}{r + 1}" for f in range(size) for r in range(size)]
-        empty = [square for square in empty if square not in occupied]
-        if args.per_position:
-            rng = random.Random(f"{args.seed} {size} {' '.join(played)}")
-        move = rng.choice(empty)
-        if len(played) < args.at or args.mode == "good":
-            reply(f"info depth 2 score cp 10 pv {move}")
-            reply(f"bestmove {move}")
-        elif args.mode == "illegal":
-            reply(f"bestmove {played[0].lstrip('FSC')[:2] if played else 'Ca1'}")
-        elif args.mode == "malformed":
-            reply("bestmove z9?!")
-        elif args.mode == "crash":
-            sys.exit(3)
-        elif args.mode == "silent":
-            time.sleep(3600)
-        elif args.mode == "slow":
-            # Claims a 1 ms search: the delay is outside it, as for a process kept off the CPU.
-            time.sleep(args.delay_ms / 1000)
-            reply(f"info depth 1 score cp 0 time 1 pv {move}")
-            reply(f"bestmove {move}")
-    elif command == "quit":
-        break
+serve("misbehave", go)

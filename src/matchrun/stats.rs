@@ -220,11 +220,20 @@ impl Sprt {
     ///
     /// Returns 0 when no games have been played or the variance is 0 (e.g. all draws).
     pub fn llr(&self, s: &Score) -> f64 {
-        let Some(var) = s.per_game_variance() else {
+        let Some(mut var) = s.per_game_variance() else {
             return 0.0;
         };
         if var <= 0.0 {
-            return 0.0;
+            // Every game alike (all won, say) shows no spread, and a zero variance would keep
+            // the LLR at 0 for ever: a 105-0 match ran on. Measure the spread with one more
+            // win and one more loss instead; the score itself is left as played.
+            var = Score {
+                wins: s.wins + 1,
+                draws: s.draws,
+                losses: s.losses + 1,
+            }
+            .per_game_variance()
+            .unwrap_or(0.25);
         }
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
@@ -498,7 +507,19 @@ mod tests {
         assert_close!(sprt.llr(&score(1200, 800, 900)), 5.63019737120907, 1e-6);
         assert_close!(sprt.llr(&score(60, 20, 20)), 0.8832073383814437, 1e-6);
         assert_eq!(sprt.llr(&Score::default()), 0.0);
-        assert_eq!(sprt.llr(&score(0, 50, 0)), 0.0);
+        // All draws: no spread of its own; one pseudo win and loss give 0.5/52, and an even
+        // score leans a little towards H0 (elo0 = 0 < elo1).
+        let draws = sprt.llr(&score(0, 50, 0));
+        assert!(draws < 0.0 && draws > -0.5, "{draws}");
+    }
+
+    #[test]
+    fn a_one_sided_score_decides() {
+        let sprt = sprt_0_5();
+        assert_eq!(sprt.verdict(&score(3, 0, 0)), SprtVerdict::Continue);
+        assert_eq!(sprt.verdict(&score(60, 0, 0)), SprtVerdict::AcceptH1);
+        assert_eq!(sprt.verdict(&score(0, 0, 60)), SprtVerdict::AcceptH0);
+        assert!(sprt.llr(&score(20, 0, 0)) > sprt.llr(&score(10, 0, 0)));
     }
 
     #[test]

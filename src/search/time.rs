@@ -239,11 +239,7 @@ mod tests {
     use super::*;
 
     fn clock(ms: u64, inc_ms: u64) -> Limits {
-        Limits {
-            wtime: Some(Duration::from_millis(ms)),
-            winc: Some(Duration::from_millis(inc_ms)),
-            ..Limits::default()
-        }
+        clock_limits(Duration::from_millis(ms), Duration::from_millis(inc_ms))
     }
 
     fn ctx(moves_left: u32) -> MoveContext {

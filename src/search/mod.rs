@@ -250,6 +250,7 @@ impl Searcher {
         }
         let context = MoveContext {
             extra_reserve: self.clock_lag.extra_reserve(),
+            lag: self.clock_lag.largest(),
             forced: road::forced_block(&mut self.workers[0].pos),
             ..MoveContext::of(pos)
         };
@@ -327,7 +328,8 @@ impl Searcher {
         }
         info.nodes = nodes.load(Relaxed);
         info.time = started.elapsed();
-        self.clock_lag.record(limits, side, info.time);
+        self.clock_lag
+            .record(limits, side, info.time, time.hard_budget());
         info.hashfull = self.tt.hashfull();
         if info.pv.first() != best_move.as_ref() {
             info.pv = best_move.into_iter().collect();

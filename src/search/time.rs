@@ -76,6 +76,9 @@ pub struct MoveContext {
     pub moves_left: u32,
     /// Added to `CLOCK_RESERVE`: the delays observed on earlier moves.
     pub extra_reserve: Duration,
+    /// The largest delay observed on a recent move: in time trouble it comes off the increment
+    /// too, since each move costs its budget plus about this much.
+    pub lag: Duration,
     /// At most one move does not lose at once: spend little.
     pub forced: bool,
 }
@@ -87,6 +90,7 @@ impl MoveContext {
             side: pos.to_move(),
             moves_left: moves_left(pos),
             extra_reserve: Duration::ZERO,
+            lag: Duration::ZERO,
             forced: false,
         }
     }
@@ -171,6 +175,11 @@ impl TimeManager {
         let usable = time.saturating_sub(CLOCK_RESERVE + ctx.extra_reserve);
         let moves_to_go = limits.movestogo.unwrap_or(ctx.moves_left).clamp(1, 200);
         let net_inc = inc.saturating_sub(INCREMENT_OVERHEAD);
+        // What a move may spend in time trouble and still not lose ground: the increment less
+        // the fixed overhead and the delays seen lately (on a busy machine a 5 ms search costs
+        // 15-25 ms of clock, and a budget of the whole net increment drained the clock of long
+        // 8x8 games by 10 ms a move).
+        let trouble_budget = net_inc.saturating_sub(ctx.lag);
         // Moves end when the next iteration would not fit, on average at about two thirds of
         // the soft budget, so the soft budget is half as much again as the clock's share.
         let share = usable / moves_to_go + net_inc * 3 / 4;
@@ -184,7 +193,7 @@ impl TimeManager {
         // live on the increment: only a hard budget below the increment lets the clock climb
         // back.
         let cap = if !net_inc.is_zero() && usable < inc * LOW_CLOCK_INCREMENTS {
-            cap.min(net_inc)
+            cap.min(trouble_budget)
         } else {
             cap
         };
@@ -202,6 +211,11 @@ impl TimeManager {
     /// When the search must stop, if ever.
     pub fn hard_deadline(&self) -> Option<Instant> {
         self.hard.map(|h| self.start + h)
+    }
+
+    /// The hard budget, if the search is timed.
+    pub fn hard_budget(&self) -> Option<Duration> {
+        self.hard
     }
 
     /// Whether the search stops on its own (a clock or movetime was given).
@@ -247,6 +261,7 @@ mod tests {
             side: Color::White,
             moves_left,
             extra_reserve: Duration::ZERO,
+            lag: Duration::ZERO,
             forced: false,
         }
     }
@@ -503,6 +518,35 @@ mod tests {
         assert!(busy.hard.unwrap() < calm.hard.unwrap());
         // The hard budget is a fifth of what is left above the larger reserve.
         assert!(busy.hard.unwrap() <= Duration::from_millis(600) / MAX_CLOCK_SHARE);
+    }
+
+    /// In time trouble each move costs its budget plus the delays outside the search; a budget
+    /// of the whole net increment let a busy machine drain the clock of long 8x8 games at
+    /// 1 s + 0.01 s (`scripts/timesafety.sh` beside a CPU-bound process, 4 losses with under
+    /// 30 ms left).
+    #[test]
+    fn in_time_trouble_the_recent_delay_comes_off_the_increment() {
+        let limits = clock(150, 10);
+        let calm = TimeManager::new(&limits, &ctx(30), Instant::now());
+        assert_eq!(
+            calm.hard.unwrap(),
+            Duration::from_millis(10) - INCREMENT_OVERHEAD
+        );
+        let lagging = |lag_ms| MoveContext {
+            lag: Duration::from_millis(lag_ms),
+            ..ctx(30)
+        };
+        let busy = TimeManager::new(&limits, &lagging(3), Instant::now());
+        assert_eq!(busy.hard.unwrap(), Duration::from_millis(2));
+        // A delay as large as the increment leaves the shortest search there is.
+        let swamped = TimeManager::new(&limits, &lagging(12), Instant::now());
+        assert_eq!(swamped.hard.unwrap(), Duration::from_millis(1));
+        // With time to spare the delay changes nothing but the reserve.
+        let easy = clock(60_000, 10);
+        assert_eq!(
+            TimeManager::new(&easy, &lagging(3), Instant::now()).hard,
+            TimeManager::new(&easy, &ctx(30), Instant::now()).hard
+        );
     }
 
     #[test]

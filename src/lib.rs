@@ -9,6 +9,8 @@
 //! - [`shard`]: splitting a seeded run into disjoint parts (`--shard K/N`, `--shard auto`).
 //! - [`train`]: self-play data and the weight fit (`datagen`, `tune`). Depends on `search`
 //!   and `core`.
+//! - [`spsa`]: tuning the search parameters by SPSA over self-play games (`spsa`). Depends on
+//!   `matchrun`, `search` and `core`.
 //!
 //! ```
 //! use menhir::core::{Perft, PerftMode, Position};
@@ -23,5 +25,6 @@ pub mod core;
 pub mod matchrun;
 pub mod search;
 pub mod shard;
+pub mod spsa;
 pub mod tei;
 pub mod train;

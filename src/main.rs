@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs, ServeArgs};
 use menhir::matchrun::ptn_report::ReportArgs;
 use menhir::matchrun::MatchArgs;
+use menhir::spsa::SpsaArgs;
 use menhir::train::{DatagenArgs, TuneArgs};
 use std::process::ExitCode;
 
@@ -18,7 +19,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Speak TEI on stdin/stdout (the default).
-    Tei,
+    Tei {
+        /// Tuning mode: offer the search parameters as options too (as `MENHIR_TUNE=1` does).
+        #[arg(long)]
+        tune: bool,
+    },
     /// Speak TEI over WebSocket for PTN Ninja (ws://127.0.0.1:7731 by default).
     Serve(ServeArgs),
     /// Count the positions reached after a number of plies.
@@ -35,6 +40,8 @@ enum Command {
     Datagen(DatagenArgs),
     /// Fit one board size's evaluation weights to training data.
     Tune(TuneArgs),
+    /// Tune search parameters by SPSA over self-play games at a fast clock.
+    Spsa(SpsaArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,8 +52,8 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return command_line_error(error),
     };
-    let outcome = match cli.command.unwrap_or(Command::Tei) {
-        Command::Tei => menhir::tei::run_stdio(),
+    let outcome = match cli.command.unwrap_or(Command::Tei { tune: false }) {
+        Command::Tei { tune } => menhir::tei::run_stdio(tune),
         Command::Serve(args) => menhir::commands::serve(&args),
         Command::Perft(args) => menhir::commands::perft(&args),
         Command::Bench(args) => menhir::commands::bench(&args),
@@ -55,6 +62,7 @@ fn main() -> ExitCode {
         Command::Report(args) => menhir::matchrun::ptn_report::run(&args),
         Command::Datagen(args) => menhir::train::datagen(&args),
         Command::Tune(args) => menhir::train::tune(&args),
+        Command::Spsa(args) => menhir::spsa::run(&args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

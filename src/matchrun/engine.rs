@@ -233,6 +233,8 @@ pub struct Engine {
     spec: EngineSpec,
     half_komi: i32,
     process: Option<Process>,
+    /// The option names the engine listed after `tei`, as it spelled them.
+    advertised: Vec<String>,
 }
 
 impl Engine {
@@ -243,6 +245,7 @@ impl Engine {
             spec: spec.clone(),
             half_komi,
             process: None,
+            advertised: Vec::new(),
         };
         engine.ensure_running()?;
         Ok(engine)
@@ -251,6 +254,29 @@ impl Engine {
     /// The display name.
     pub fn name(&self) -> &str {
         &self.spec.name
+    }
+
+    /// The option names the engine listed in its last handshake.
+    pub fn advertised_options(&self) -> &[String] {
+        &self.advertised
+    }
+
+    /// Sets TEI options from now on: sent at once with `setoption` (they take effect by the
+    /// next `isready`, which every game starts with), and again after any restart. A name set
+    /// before keeps its place and takes the new value.
+    pub fn set_options(&mut self, options: &[(String, String)]) -> Result<(), EngineError> {
+        for (name, value) in options {
+            match self.spec.options.iter_mut().find(|(n, _)| n == name) {
+                Some(slot) => slot.1 = value.clone(),
+                None => self.spec.options.push((name.clone(), value.clone())),
+            }
+        }
+        self.with_process(|p| {
+            for (name, value) in options {
+                p.send(&format!("setoption name {name} value {value}"))?;
+            }
+            Ok(())
+        })
     }
 
     /// The process id, while the process runs.
@@ -267,7 +293,8 @@ impl Engine {
         let mut process = Process::spawn(&self.spec)?;
         let result = self.handshake(&mut process);
         match result {
-            Ok(()) => {
+            Ok(advertised) => {
+                self.advertised = advertised;
                 self.process = Some(process);
                 Ok(())
             }
@@ -278,7 +305,8 @@ impl Engine {
         }
     }
 
-    fn handshake(&self, process: &mut Process) -> Result<(), EngineError> {
+    /// `tei` … `teiok`, the options, `isready`; returns the advertised option names.
+    fn handshake(&self, process: &mut Process) -> Result<Vec<String>, EngineError> {
         let deadline = Instant::now() + STARTUP_TIMEOUT;
         process.send("tei")?;
         let mut advertised = Vec::new();
@@ -301,7 +329,7 @@ impl Engine {
         }
         process.send("isready")?;
         process.wait_for("readyok", deadline, |_| {})?;
-        Ok(())
+        Ok(advertised)
     }
 
     /// Runs `f` on the process (starting it first if needed); on any failure the process is

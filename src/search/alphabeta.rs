@@ -8,10 +8,10 @@
 use super::eval::evaluate;
 use super::history::History;
 use super::order::MovePicker;
-use super::params::*;
+use super::params::{MAX_PLY, POLL_INTERVAL};
 use super::road::opponent_threatens;
 use super::tt::{Bound, TranspositionTable};
-use super::{score_is_win, Features, MAX_MULTIPV, WIN};
+use super::{score_is_win, Features, SearchParams, MAX_MULTIPV, WIN};
 use crate::core::{Bitboard, GameResult, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -33,6 +33,8 @@ pub struct Shared<'a> {
     pub hard_deadline: Option<Instant>,
     /// Pruning switches.
     pub features: Features,
+    /// Margins and limits of the pruning rules.
+    pub params: SearchParams,
     /// The deepest iteration a helper completed (depth, score, PV).
     pub helper_best: &'a Mutex<(u32, i32, Vec<Move>)>,
     /// How many best root moves the main worker reports (`MultiPV`, 1 normally).
@@ -78,14 +80,7 @@ pub struct Worker {
 
 impl Worker {
     /// A worker for thread `id`, its buffers allocated now.
-    pub fn new(id: usize) -> Worker {
-        let mut reductions = [[0u8; 64]; 64];
-        for (d, row) in reductions.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let value = (d as f64).ln() * (m as f64).ln() / LATE_MOVE_REDUCTION_DIVISOR;
-                *r = value.max(0.0) as u8;
-            }
-        }
+    pub fn new(id: usize, params: &SearchParams) -> Worker {
         Worker {
             id,
             pos: Position::start(5).expect("size 5 exists"),
@@ -98,7 +93,7 @@ impl Worker {
             history: History::default(),
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
-            reductions,
+            reductions: reduction_table(params.late_move_reduction_divisor_100),
             nodes: 0,
             unpublished: 0,
             seldepth: 0,
@@ -109,6 +104,11 @@ impl Worker {
             excluded: [Move::NULL; MAX_MULTIPV],
             excluded_len: 0,
         }
+    }
+
+    /// Rebuilds what the worker precomputes from the parameters (the reduction table).
+    pub fn set_params(&mut self, params: &SearchParams) {
+        self.reductions = reduction_table(params.late_move_reduction_divisor_100);
     }
 
     /// Resets the counters for a new search from `pos`.
@@ -271,11 +271,12 @@ impl Worker {
 
         // Step 8. Reverse futility: far above beta near the horizon, a quiet position stays
         // above it. Safe only without a road threat against us.
+        let params = &shared.params;
         if shared.features.reverse_futility
             && !PV
-            && depth <= REVERSE_FUTILITY_DEPTH
+            && depth <= params.reverse_futility_depth
             && !score_is_win(beta.abs())
-            && static_eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+            && static_eval - params.reverse_futility_margin * depth >= beta
             && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
         {
             return static_eval;
@@ -288,14 +289,14 @@ impl Worker {
         if shared.features.null_move
             && !PV
             && allow_null
-            && depth >= NULL_MOVE_DEPTH
+            && depth >= params.null_move_depth
             && static_eval >= beta
             && !score_is_win(beta.abs())
-            && self.pos.stones(me) >= NULL_MOVE_MIN_STONES
-            && self.pos.empty().count() >= NULL_MOVE_MIN_EMPTY
+            && self.pos.stones(me) as i32 >= params.null_move_min_stones
+            && self.pos.empty().count() as i32 >= params.null_move_min_empty
             && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
         {
-            let reduction = NULL_MOVE_REDUCTION + depth / 4;
+            let reduction = params.null_move_reduction + depth / 4;
             self.pos.do_null_move();
             let score = -self.negamax::<false>(
                 shared,
@@ -345,9 +346,11 @@ impl Worker {
             // one blocking move may come late, nor in a lost or won window.
             if shared.features.late_move_pruning
                 && !PV
-                && depth <= LATE_MOVE_PRUNING_DEPTH
+                && depth <= params.late_move_pruning_depth
                 && searched
-                    >= LATE_MOVE_PRUNING_BASE + LATE_MOVE_PRUNING_FACTOR * (depth * depth) as usize
+                    >= (params.late_move_pruning_base
+                        + params.late_move_pruning_factor * depth * depth)
+                        as usize
                 && picker.stage() == super::order::Stage::Rest
                 && !score_is_win(alpha.abs())
                 && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
@@ -363,14 +366,14 @@ impl Worker {
                 // Moves that make a road threat ("Tak") and moves played while facing one are
                 // the tactics of Tak: they keep their full depth.
                 let reduction = if shared.features.late_move_reduction
-                    && depth >= LATE_MOVE_REDUCTION_DEPTH
-                    && searched > LATE_MOVE_REDUCTION_MOVES + PV as usize * 2
+                    && depth >= params.late_move_reduction_depth
+                    && searched > params.late_move_reduction_moves as usize + PV as usize * 2
                     && picker.stage() == super::order::Stage::Rest
                     && threatened != Some(true)
                     && self.pos.road_squares(me).is_empty()
                 {
                     let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
-                        - self.history.score(me, mv) / LATE_MOVE_REDUCTION_HISTORY
+                        - self.history.score(me, mv) / params.late_move_reduction_history
                         - PV as i32;
                     r.clamp(0, depth - 2)
                 } else {
@@ -478,7 +481,7 @@ impl Worker {
     }
 
     /// Step 5 in full. At the horizon the evaluation stands, unless the opponent has a road in
-    /// one: then the side to move must find a block within `TAK_EXTENSION_PLIES` extra plies,
+    /// one: then the side to move must find a block within `tak_extension_plies` extra plies,
     /// and only moves that stop the road matter (the others lose at the next node's Step 3).
     fn horizon(
         &mut self,
@@ -489,7 +492,9 @@ impl Worker {
         beta: i32,
     ) -> i32 {
         let stand = evaluate(&self.pos);
-        if depth <= -TAK_EXTENSION_PLIES || ply >= MAX_PLY - 2 || !opponent_threatens(&mut self.pos)
+        if depth <= -shared.params.tak_extension_plies
+            || ply >= MAX_PLY - 2
+            || !opponent_threatens(&mut self.pos)
         {
             return stand;
         }
@@ -528,4 +533,18 @@ impl Worker {
         }
         best
     }
+}
+
+/// Late-move reductions by depth and move index: `ln(depth) * ln(index) / divisor`, with the
+/// divisor given times 100.
+fn reduction_table(divisor_100: i32) -> [[u8; 64]; 64] {
+    let divisor = f64::from(divisor_100) / 100.0;
+    let mut reductions = [[0u8; 64]; 64];
+    for (d, row) in reductions.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let value = (d as f64).ln() * (m as f64).ln() / divisor;
+            *r = value.max(0.0) as u8;
+        }
+    }
+    reductions
 }

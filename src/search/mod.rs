@@ -28,7 +28,7 @@ pub mod wdl;
 
 pub use eval::{eval_trace, evaluate, evaluate_with, EvalTrace, EvalWeights};
 pub use multipv::MAX_MULTIPV;
-pub use params::{Features, MAX_PLY};
+pub use params::{find_param, Features, ParamSpec, SearchParams, MAX_PLY, PARAMS};
 
 use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
@@ -137,6 +137,7 @@ pub struct Searcher {
     workers: Vec<Worker>,
     pool: rayon::ThreadPool,
     features: Features,
+    params: SearchParams,
     clock_lag: ClockLag,
     nodes: Arc<AtomicU64>,
     multipv: usize,
@@ -158,9 +159,12 @@ impl Searcher {
             hash_mb,
             threads,
             tt: TranspositionTable::new(hash_mb),
-            workers: (0..threads).map(Worker::new).collect(),
+            workers: (0..threads)
+                .map(|id| Worker::new(id, &SearchParams::default()))
+                .collect(),
             pool: build_pool(threads),
             features: Features::default(),
+            params: SearchParams::default(),
             clock_lag: ClockLag::default(),
             nodes: Arc::default(),
             multipv: 1,
@@ -180,7 +184,8 @@ impl Searcher {
         let threads = threads.max(1);
         if threads != self.threads {
             self.threads = threads;
-            self.workers = (0..threads).map(Worker::new).collect();
+            let params = self.params;
+            self.workers = (0..threads).map(|id| Worker::new(id, &params)).collect();
             self.pool = build_pool(threads);
         }
     }
@@ -211,6 +216,22 @@ impl Searcher {
     /// Switches pruning rules on or off (for A/B self-play; all on by default).
     pub fn set_features(&mut self, features: Features) {
         self.features = features;
+    }
+
+    /// Sets the search's margins and limits (see [`PARAMS`]; the engine's values by default).
+    /// The caller keeps each within its `ParamSpec` range.
+    pub fn set_params(&mut self, params: SearchParams) {
+        if params != self.params {
+            self.params = params;
+            for w in &mut self.workers {
+                w.set_params(&params);
+            }
+        }
+    }
+
+    /// The search's margins and limits.
+    pub fn params(&self) -> SearchParams {
+        self.params
     }
 
     /// Forgets everything learned (a new game).
@@ -272,6 +293,7 @@ impl Searcher {
             node_limit: limits.nodes,
             hard_deadline: time.hard_deadline(),
             features: self.features,
+            params: self.params,
             helper_best: &helper_best,
             multipv: self.multipv,
         };

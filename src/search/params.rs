@@ -1,50 +1,12 @@
-//! Named search margins and limits, one constant per rule, so tuning touches one file.
+//! Named search margins and limits, one per rule, so tuning touches one file.
 //!
-//! Each constant is named after the rule it controls (as Ethereal's `search.h`).
+//! The fixed limits are constants; the margins worth tuning live in [`SearchParams`], described
+//! once in [`PARAMS`] (name, default, range), which the TEI options (in tuning mode), `menhir
+//! spsa` and the README all read. Each is named after the rule it controls (as Ethereal's
+//! `search.h`).
 
 /// Deepest ply the search stack is sized for.
 pub const MAX_PLY: usize = 128;
-
-/// Extra plies a leaf may search while the side to move faces a road in one ("Tak"):
-/// the leaf must find a block, or it sees the loss.
-pub const TAK_EXTENSION_PLIES: i32 = 2;
-
-/// Aspiration window half-width in centi-flats, from this depth on.
-pub const ASPIRATION_WINDOW: i32 = 40;
-/// First depth searched with an aspiration window.
-pub const ASPIRATION_DEPTH: i32 = 4;
-
-/// Reverse futility: deepest depth it applies at, and its margin per ply.
-pub const REVERSE_FUTILITY_DEPTH: i32 = 3;
-/// Margin per ply of remaining depth.
-pub const REVERSE_FUTILITY_MARGIN: i32 = 120;
-
-/// Null move: shallowest depth it is tried at.
-pub const NULL_MOVE_DEPTH: i32 = 3;
-/// Base reduction of the null-move search.
-pub const NULL_MOVE_REDUCTION: i32 = 2;
-/// Null move only while the side to move keeps at least this many stones: with few stones
-/// left, passing is never safe (flat endings are zugzwang-like).
-pub const NULL_MOVE_MIN_STONES: u32 = 4;
-/// Null move only while at least this many squares are empty.
-pub const NULL_MOVE_MIN_EMPTY: u32 = 3;
-
-/// Late-move reductions: shallowest depth they apply at.
-pub const LATE_MOVE_REDUCTION_DEPTH: i32 = 3;
-/// Moves searched in full before reductions start.
-pub const LATE_MOVE_REDUCTION_MOVES: usize = 3;
-/// Divisor of `ln(depth) * ln(move index)` in the reduction formula.
-pub const LATE_MOVE_REDUCTION_DIVISOR: f64 = 2.0;
-/// History points per ply of reduction taken off (good history) or added (bad history):
-/// history stays within ±`HISTORY_MAX`, so at most two plies either way.
-pub const LATE_MOVE_REDUCTION_HISTORY: i32 = 8_192;
-
-/// Late-move pruning: deepest depth it applies at.
-pub const LATE_MOVE_PRUNING_DEPTH: i32 = 4;
-/// Moves tried at depth `d` before the rest are skipped: `BASE + FACTOR * d * d`.
-pub const LATE_MOVE_PRUNING_BASE: usize = 8;
-/// See `LATE_MOVE_PRUNING_BASE`.
-pub const LATE_MOVE_PRUNING_FACTOR: usize = 5;
 
 /// History bonus cap (gravity keeps values within ±`HISTORY_MAX`).
 pub const HISTORY_MAX: i32 = 16_384;
@@ -54,6 +16,168 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// (median, Threads 2) and lost a game on time at 1 s + 0.01 s; with 128 it takes 2.4 ms, and
 /// bench nps is unchanged.
 pub const POLL_INTERVAL: u64 = 128;
+
+/// The tunable margins and limits of the search. `Default` gives the engine's values (from
+/// [`PARAMS`]); the searcher holds one copy and every worker reads it from `Shared`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Aspiration window half-width in centi-flats, from `aspiration_depth` on.
+    pub aspiration_window: i32,
+    /// First depth searched with an aspiration window.
+    pub aspiration_depth: i32,
+    /// Reverse futility: deepest depth it applies at.
+    pub reverse_futility_depth: i32,
+    /// Reverse futility margin per ply of remaining depth.
+    pub reverse_futility_margin: i32,
+    /// Null move: shallowest depth it is tried at.
+    pub null_move_depth: i32,
+    /// Base reduction of the null-move search (plus a ply per 4 of depth).
+    pub null_move_reduction: i32,
+    /// Null move only while the side to move keeps at least this many stones: with few stones
+    /// left, passing is never safe (flat endings are zugzwang-like).
+    pub null_move_min_stones: i32,
+    /// Null move only while at least this many squares are empty.
+    pub null_move_min_empty: i32,
+    /// Late-move reductions: shallowest depth they apply at (at least 2, so that the
+    /// reduction's cap `depth - 2` is never negative).
+    pub late_move_reduction_depth: i32,
+    /// Moves searched in full before reductions start.
+    pub late_move_reduction_moves: i32,
+    /// Divisor of `ln(depth) * ln(move index)` in the reduction formula, times 100 (an integer
+    /// for the TEI spin option: 200 is 2.0).
+    pub late_move_reduction_divisor_100: i32,
+    /// History points per ply of reduction taken off (good history) or added (bad history):
+    /// history stays within ±`HISTORY_MAX`, so at most two plies either way at 8192.
+    pub late_move_reduction_history: i32,
+    /// Late-move pruning: deepest depth it applies at.
+    pub late_move_pruning_depth: i32,
+    /// Moves tried at depth `d` before the rest are skipped: `base + factor * d * d`.
+    pub late_move_pruning_base: i32,
+    /// See `late_move_pruning_base`.
+    pub late_move_pruning_factor: i32,
+    /// Extra plies a leaf may search while the side to move faces a road in one ("Tak"): the
+    /// leaf must find a block, or it sees the loss.
+    pub tak_extension_plies: i32,
+}
+
+/// One tunable parameter: its TEI option name, the engine's value, and the range the option
+/// accepts (chosen so that no value can break the search: no zero window or divisor, no
+/// negative reduction cap).
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSpec {
+    /// The TEI option name (`setoption name <name> value <n>`) and `menhir spsa --params` name.
+    pub name: &'static str,
+    /// The engine's value.
+    pub default: i32,
+    /// Smallest accepted value.
+    pub min: i32,
+    /// Largest accepted value.
+    pub max: i32,
+    get: fn(&SearchParams) -> i32,
+    set: fn(&mut SearchParams, i32),
+}
+
+impl ParamSpec {
+    /// This parameter's value in `params`.
+    pub fn get(&self, params: &SearchParams) -> i32 {
+        (self.get)(params)
+    }
+
+    /// Sets this parameter in `params` (the caller checks the range).
+    pub fn set(&self, params: &mut SearchParams, value: i32) {
+        (self.set)(params, value)
+    }
+}
+
+macro_rules! param {
+    ($field:ident, $name:literal, $default:literal, $min:literal..=$max:literal) => {
+        ParamSpec {
+            name: $name,
+            default: $default,
+            min: $min,
+            max: $max,
+            get: |p| p.$field,
+            set: |p, v| p.$field = v,
+        }
+    };
+}
+
+/// Every tunable parameter, in the order the TEI options are listed.
+pub const PARAMS: [ParamSpec; 16] = [
+    param!(aspiration_window, "AspirationWindow", 40, 5..=400),
+    param!(aspiration_depth, "AspirationDepth", 4, 2..=12),
+    param!(reverse_futility_depth, "ReverseFutilityDepth", 3, 0..=8),
+    param!(
+        reverse_futility_margin,
+        "ReverseFutilityMargin",
+        120,
+        20..=600
+    ),
+    param!(null_move_depth, "NullMoveDepth", 3, 1..=10),
+    param!(null_move_reduction, "NullMoveReduction", 2, 0..=6),
+    param!(null_move_min_stones, "NullMoveMinStones", 4, 0..=20),
+    param!(null_move_min_empty, "NullMoveMinEmpty", 3, 0..=20),
+    param!(
+        late_move_reduction_depth,
+        "LateMoveReductionDepth",
+        3,
+        2..=10
+    ),
+    param!(
+        late_move_reduction_moves,
+        "LateMoveReductionMoves",
+        3,
+        1..=20
+    ),
+    param!(
+        late_move_reduction_divisor_100,
+        "LateMoveReductionDivisor100",
+        200,
+        50..=600
+    ),
+    param!(
+        late_move_reduction_history,
+        "LateMoveReductionHistory",
+        8192,
+        1024..=32768
+    ),
+    param!(late_move_pruning_depth, "LateMovePruningDepth", 4, 0..=8),
+    param!(late_move_pruning_base, "LateMovePruningBase", 8, 1..=40),
+    param!(late_move_pruning_factor, "LateMovePruningFactor", 5, 0..=20),
+    param!(tak_extension_plies, "TakExtensionPlies", 2, 0..=6),
+];
+
+/// The parameter called `name` (case-insensitive, as TEI option names are).
+pub fn find_param(name: &str) -> Option<&'static ParamSpec> {
+    PARAMS.iter().find(|p| p.name.eq_ignore_ascii_case(name))
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        let mut params = SearchParams {
+            aspiration_window: 0,
+            aspiration_depth: 0,
+            reverse_futility_depth: 0,
+            reverse_futility_margin: 0,
+            null_move_depth: 0,
+            null_move_reduction: 0,
+            null_move_min_stones: 0,
+            null_move_min_empty: 0,
+            late_move_reduction_depth: 0,
+            late_move_reduction_moves: 0,
+            late_move_reduction_divisor_100: 0,
+            late_move_reduction_history: 0,
+            late_move_pruning_depth: 0,
+            late_move_pruning_base: 0,
+            late_move_pruning_factor: 0,
+            tak_extension_plies: 0,
+        };
+        for spec in &PARAMS {
+            spec.set(&mut params, spec.default);
+        }
+        params
+    }
+}
 
 /// Switches for the A/B self-play harness (`examples/selfplay.rs`). Results at 20k nodes a
 /// move, 40 games each (sizes 5 and 6, 10 openings, both colours), "on" vs "off":
@@ -87,6 +211,49 @@ impl Default for Features {
             late_move_reduction: true,
             reverse_futility: true,
             late_move_pruning: true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_in_range_and_names_unique() {
+        let params = SearchParams::default();
+        for (i, spec) in PARAMS.iter().enumerate() {
+            assert!(
+                spec.min <= spec.default && spec.default <= spec.max,
+                "{}",
+                spec.name
+            );
+            assert_eq!(spec.get(&params), spec.default, "{}", spec.name);
+            for other in &PARAMS[i + 1..] {
+                assert!(!spec.name.eq_ignore_ascii_case(other.name), "{}", spec.name);
+            }
+        }
+        assert_eq!(find_param("nullmovedepth").unwrap().name, "NullMoveDepth");
+        assert!(find_param("MaxPly").is_none());
+    }
+
+    /// Each entry reads and writes its own field and no other (a copied macro line with the
+    /// wrong field would fail here).
+    #[test]
+    fn each_entry_owns_one_field() {
+        for spec in &PARAMS {
+            let mut params = SearchParams::default();
+            spec.set(&mut params, spec.default + 1);
+            for other in &PARAMS {
+                let expected = other.default + i32::from(other.name == spec.name);
+                assert_eq!(
+                    other.get(&params),
+                    expected,
+                    "{} then {}",
+                    spec.name,
+                    other.name
+                );
+            }
         }
     }
 }

@@ -10,7 +10,6 @@
 
 use super::alphabeta::{Shared, Worker};
 use super::multipv::OtherLines;
-use super::params::{ASPIRATION_DEPTH, ASPIRATION_WINDOW};
 use super::time::{iteration_growth, stretch, TimeManager};
 use super::{score_is_win, Info, WIN};
 use crate::core::Move;
@@ -18,14 +17,16 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 /// One root search at `depth`, with an aspiration window around `previous` from
-/// `ASPIRATION_DEPTH` on; the window doubles on the failing side until the score fits.
+/// the `aspiration_depth` parameter on; the window doubles on the failing side until the score
+/// fits.
 pub fn aspiration(worker: &mut Worker, shared: &Shared, depth: i32, previous: i32) -> i32 {
-    let mut delta = ASPIRATION_WINDOW;
-    let (mut alpha, mut beta) = if depth >= ASPIRATION_DEPTH && !score_is_win(previous.abs()) {
-        (previous - delta, previous + delta)
-    } else {
-        (-WIN, WIN)
-    };
+    let mut delta = shared.params.aspiration_window;
+    let (mut alpha, mut beta) =
+        if depth >= shared.params.aspiration_depth && !score_is_win(previous.abs()) {
+            (previous - delta, previous + delta)
+        } else {
+            (-WIN, WIN)
+        };
     loop {
         let score = worker.negamax::<true>(shared, depth, 0, alpha, beta, false);
         if worker.aborted {

@@ -6,7 +6,7 @@
 
 use super::info::{format_info, InfoStyle};
 use crate::core::{Move, MoveList, Position};
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, SearchParams, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -23,6 +23,7 @@ struct Settings {
     hash_mb: usize,
     threads: usize,
     multipv: usize,
+    params: SearchParams,
 }
 
 /// The searcher, its settings and the running search, if any.
@@ -50,6 +51,7 @@ impl Engine {
             hash_mb,
             threads,
             multipv: 1,
+            params: SearchParams::default(),
         };
         Engine {
             out,
@@ -84,6 +86,7 @@ impl Engine {
             None => {
                 let mut s = Searcher::new(self.wanted.hash_mb, self.wanted.threads);
                 s.set_multipv(self.wanted.multipv);
+                s.set_params(self.wanted.params);
                 self.applied = self.wanted;
                 self.new_game_pending = false;
                 self.searcher.insert(Arc::new(Mutex::new(s)))
@@ -97,6 +100,7 @@ impl Engine {
             searcher.set_threads(self.wanted.threads);
         }
         searcher.set_multipv(self.wanted.multipv);
+        searcher.set_params(self.wanted.params);
         self.applied = self.wanted;
         if self.new_game_pending {
             searcher.new_game();
@@ -121,6 +125,12 @@ impl Engine {
     pub fn set_multipv(&mut self, lines: usize) {
         self.wanted.multipv = lines;
         self.style.multipv = lines > 1;
+        self.sync_if_built();
+    }
+
+    /// Sets the search's margins and limits; applied now if idle, else before the next search.
+    pub fn set_search_params(&mut self, params: SearchParams) {
+        self.wanted.params = params;
         self.sync_if_built();
     }
 

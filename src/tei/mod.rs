@@ -14,6 +14,8 @@
 //!   `bestmove`). `go` on a finished game answers an error line and `bestmove --`.
 //! - `go infinite` (or bare `go`) writes `bestmove` only after `stop`, `quit` or end of input.
 //! - `d` prints `info string tps <TPS> halfkomi <k>`: the current position, for people and tests.
+//! - The search parameters (`search::PARAMS`) are spin options only in tuning mode (`menhir tei
+//!   --tune` or `MENHIR_TUNE=1`); otherwise setting one is an unknown option.
 //! - Every `info` line has `wdl W D L` (see `search::wdl`); `multipv k` leads the line only when
 //!   MultiPV is above 1, so MultiPV 1 output is what it always was; `score mate N` (plies,
 //!   negative when losing) replaces `score cp` only with the `ScoreMate` option on.
@@ -47,7 +49,11 @@ use std::sync::Arc;
 /// assert_eq!(lines.last().unwrap(), "readyok");
 /// ```
 pub fn run<I: IntoIterator<Item = String>>(input: I, out: Output) {
-    let mut session = Session::new(out);
+    run_session(Session::new(out), input);
+}
+
+/// Runs `session` over `input` lines, as [`run`] does.
+fn run_session<I: IntoIterator<Item = String>>(mut session: Session, input: I) {
     for line in input {
         if session.handle_line(&line) == Flow::Quit {
             break;
@@ -56,8 +62,14 @@ pub fn run<I: IntoIterator<Item = String>>(input: I, out: Output) {
     session.finish();
 }
 
-/// Speaks TEI on stdin/stdout until `quit` or end of input.
-pub fn run_stdio() -> Result<(), String> {
+/// The environment variable that starts `menhir tei` in tuning mode when set to `1`.
+pub const TUNE_ENV: &str = "MENHIR_TUNE";
+
+/// Speaks TEI on stdin/stdout until `quit` or end of input. With `tune` (`menhir tei --tune`)
+/// or `MENHIR_TUNE=1` in the environment, the search parameters are options too (see
+/// [`crate::search::PARAMS`]).
+pub fn run_stdio(tune: bool) -> Result<(), String> {
+    let tuning = tune || std::env::var_os(TUNE_ENV).is_some_and(|v| v == "1");
     if std::io::stdin().is_terminal() {
         eprintln!("menhir: speaking TEI on stdin/stdout; type 'tei' to begin and 'quit' to leave, or run 'menhir --help'");
     }
@@ -68,7 +80,7 @@ pub fn run_stdio() -> Result<(), String> {
         let _ = writeln!(stdout, "{line}");
         let _ = stdout.flush();
     });
-    run(StdinLines::default(), out);
+    run_session(Session::with_tuning(out, tuning), StdinLines::default());
     Ok(())
 }
 

@@ -1,8 +1,13 @@
 //! The options Menhir advertises after `tei` (HalfKomi, Threads, Hash, MultiPV, ScoreMate),
 //! their `option` lines, and checking a `setoption` against them. Names compare
 //! case-insensitively.
+//!
+//! In tuning mode (`menhir tei --tune` or `MENHIR_TUNE=1`) every search parameter of
+//! [`crate::search::PARAMS`] is an option too: a spin named as in that table. Otherwise those
+//! names are unknown options, so a tournament never sees or sets them.
 
 use super::command::{parse_half_komi, HALF_KOMI_RANGE};
+use crate::search::{SearchParams, PARAMS};
 
 /// Transposition-table size limits in MB.
 pub const HASH_MB_RANGE: std::ops::RangeInclusive<usize> = 1..=65536;
@@ -30,6 +35,8 @@ pub struct Options {
     /// Report a proven road (or flat) result as `score mate N` instead of `score cp`. Off by
     /// default: tournament managers such as Racetrack read only `score cp`.
     pub score_mate: bool,
+    /// The search's margins and limits (set only in tuning mode).
+    pub search_params: SearchParams,
 }
 
 impl Default for Options {
@@ -40,6 +47,7 @@ impl Default for Options {
             hash_mb: HASH_MB_DEFAULT,
             multipv: 1,
             score_mate: false,
+            search_params: SearchParams::default(),
         }
     }
 }
@@ -57,11 +65,14 @@ pub enum OptionChange {
     MultiPv(usize),
     /// `ScoreMate`.
     ScoreMate(bool),
+    /// A search parameter (tuning mode only): its index in `PARAMS` and the value.
+    SearchParam(usize, i32),
 }
 
 impl Options {
-    /// The `option …` lines printed after `tei`, then the PTN Ninja `size … halfkomi …` line.
-    pub fn advertise() -> Vec<String> {
+    /// The `option …` lines printed after `tei` (with the search parameters when `tuning`),
+    /// then the PTN Ninja `size … halfkomi …` line.
+    pub fn advertise(tuning: bool) -> Vec<String> {
         let defaults = Options::default();
         let mut lines = vec![
             format!(
@@ -93,6 +104,14 @@ impl Options {
                 defaults.score_mate
             ),
         ];
+        if tuning {
+            lines.extend(PARAMS.iter().map(|p| {
+                format!(
+                    "option name {} type spin default {} min {} max {}",
+                    p.name, p.default, p.min, p.max
+                )
+            }));
+        }
         let sizes: Vec<String> = (crate::core::MIN_SIZE..=crate::core::MAX_SIZE)
             .map(|n| n.to_string())
             .collect();
@@ -105,8 +124,25 @@ impl Options {
         lines
     }
 
-    /// Checks `setoption name <name> value <value>`; the caller applies the change.
-    pub fn check(name: &str, value: Option<&str>) -> Result<OptionChange, String> {
+    /// Checks `setoption name <name> value <value>`, search parameters included when `tuning`;
+    /// the caller applies the change.
+    pub fn check(name: &str, value: Option<&str>, tuning: bool) -> Result<OptionChange, String> {
+        let param = PARAMS
+            .iter()
+            .position(|p| p.name.eq_ignore_ascii_case(name))
+            .filter(|_| tuning);
+        if let Some(index) = param {
+            let spec = &PARAMS[index];
+            let Some(value) = value else {
+                return Err(format!(
+                    "option {0} needs a value: 'setoption name {0} value <n>'",
+                    spec.name
+                ));
+            };
+            let range = spec.min as i64..=spec.max as i64;
+            return spin(spec.name, value, range)
+                .map(|v| OptionChange::SearchParam(index, v as i32));
+        }
         let canonical = NAMES
             .into_iter()
             .find(|known| known.eq_ignore_ascii_case(name))
@@ -120,10 +156,10 @@ impl Options {
             "HalfKomi" => parse_half_komi(value)
                 .map(OptionChange::HalfKomi)
                 .map_err(|e| format!("option HalfKomi: {e}")),
-            "Threads" => spin(canonical, value, THREADS_RANGE).map(OptionChange::Threads),
-            "MultiPV" => spin(canonical, value, MULTIPV_RANGE).map(OptionChange::MultiPv),
+            "Threads" => spin_usize(canonical, value, THREADS_RANGE).map(OptionChange::Threads),
+            "MultiPV" => spin_usize(canonical, value, MULTIPV_RANGE).map(OptionChange::MultiPv),
             "ScoreMate" => check(canonical, value).map(OptionChange::ScoreMate),
-            _ => spin(canonical, value, HASH_MB_RANGE).map(OptionChange::Hash),
+            _ => spin_usize(canonical, value, HASH_MB_RANGE).map(OptionChange::Hash),
         }
     }
 
@@ -135,6 +171,9 @@ impl Options {
             OptionChange::Hash(mb) => self.hash_mb = mb,
             OptionChange::MultiPv(n) => self.multipv = n,
             OptionChange::ScoreMate(on) => self.score_mate = on,
+            OptionChange::SearchParam(index, value) => {
+                PARAMS[index].set(&mut self.search_params, value)
+            }
         }
     }
 }
@@ -148,10 +187,19 @@ fn check(name: &str, value: &str) -> Result<bool, String> {
     }
 }
 
-fn spin(name: &str, value: &str, range: std::ops::RangeInclusive<usize>) -> Result<usize, String> {
+fn spin_usize(
+    name: &str,
+    value: &str,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<usize, String> {
+    spin(name, value, *range.start() as i64..=*range.end() as i64).map(|n| n as usize)
+}
+
+/// A `spin` value: an integer within `range`.
+fn spin(name: &str, value: &str, range: std::ops::RangeInclusive<i64>) -> Result<i64, String> {
     let (lo, hi) = (range.start(), range.end());
     match value.parse::<i64>() {
-        Ok(n) if n >= *lo as i64 && n <= *hi as i64 => Ok(n as usize),
+        Ok(n) if range.contains(&n) => Ok(n),
         Ok(n) => Err(format!("option {name}: {n} is out of range ({lo} to {hi})")),
         Err(_) => Err(format!("option {name}: '{value}' is not an integer")),
     }
@@ -164,15 +212,15 @@ mod tests {
     #[test]
     fn names_are_case_insensitive() {
         assert_eq!(
-            Options::check("halfkomi", Some("4")),
+            Options::check("halfkomi", Some("4"), false),
             Ok(OptionChange::HalfKomi(4))
         );
         assert_eq!(
-            Options::check("THREADS", Some("2")),
+            Options::check("THREADS", Some("2"), false),
             Ok(OptionChange::Threads(2))
         );
         assert_eq!(
-            Options::check("hash", Some("16")),
+            Options::check("hash", Some("16"), false),
             Ok(OptionChange::Hash(16))
         );
     }
@@ -180,45 +228,75 @@ mod tests {
     #[test]
     fn multipv_and_score_mate() {
         assert_eq!(
-            Options::check("multipv", Some("3")),
+            Options::check("multipv", Some("3"), false),
             Ok(OptionChange::MultiPv(3))
         );
         assert_eq!(
-            Options::check("ScoreMate", Some("true")),
+            Options::check("ScoreMate", Some("true"), false),
             Ok(OptionChange::ScoreMate(true))
         );
         assert_eq!(
-            Options::check("scoremate", Some("0")),
+            Options::check("scoremate", Some("0"), false),
             Ok(OptionChange::ScoreMate(false))
         );
-        assert!(Options::check("MultiPV", Some("0")).is_err());
-        assert!(Options::check("MultiPV", Some("65")).is_err());
-        assert!(Options::check("ScoreMate", Some("maybe")).is_err());
-        assert!(Options::check("ScoreMate", None).is_err());
-        let lines = Options::advertise();
+        assert!(Options::check("MultiPV", Some("0"), false).is_err());
+        assert!(Options::check("MultiPV", Some("65"), false).is_err());
+        assert!(Options::check("ScoreMate", Some("maybe"), false).is_err());
+        assert!(Options::check("ScoreMate", None, false).is_err());
+        let lines = Options::advertise(false);
         assert!(lines.contains(&"option name MultiPV type spin default 1 min 1 max 64".into()));
         assert!(lines.contains(&"option name ScoreMate type check default false".into()));
     }
 
     #[test]
     fn bad_names_and_values_are_errors() {
-        assert!(Options::check("MultiPVs", Some("2")).is_err());
-        assert!(Options::check("HalfKomi", None).is_err());
-        assert!(Options::check("HalfKomi", Some("11")).is_err());
-        assert!(Options::check("HalfKomi", Some("2.5")).is_err());
-        assert!(Options::check("Threads", Some("0")).is_err());
-        assert!(Options::check("Threads", Some("257")).is_err());
-        assert!(Options::check("Hash", Some("-1")).is_err());
-        assert!(Options::check("Hash", Some("lots")).is_err());
+        assert!(Options::check("MultiPVs", Some("2"), false).is_err());
+        assert!(Options::check("HalfKomi", None, false).is_err());
+        assert!(Options::check("HalfKomi", Some("11"), false).is_err());
+        assert!(Options::check("HalfKomi", Some("2.5"), false).is_err());
+        assert!(Options::check("Threads", Some("0"), false).is_err());
+        assert!(Options::check("Threads", Some("257"), false).is_err());
+        assert!(Options::check("Hash", Some("-1"), false).is_err());
+        assert!(Options::check("Hash", Some("lots"), false).is_err());
     }
 
     #[test]
     fn advertised_lines_end_with_every_size_and_komi() {
-        let lines = Options::advertise();
+        let lines = Options::advertise(false);
         assert_eq!(
             lines.last().unwrap(),
             "size 3 4 5 6 7 8 halfkomi -10 -9 -8 -7 -6 -5 -4 -3 -2 -1 0 1 2 3 4 5 6 7 8 9 10"
         );
         assert!(lines.contains(&"option name HalfKomi type spin default 0 min -10 max 10".into()));
+    }
+
+    #[test]
+    fn search_parameters_are_options_only_when_tuning() {
+        let line = "option name NullMoveDepth type spin default 3 min 1 max 10";
+        assert!(!Options::advertise(false).iter().any(|l| l == line));
+        assert!(Options::advertise(true).iter().any(|l| l == line));
+        assert!(Options::check("NullMoveDepth", Some("4"), false)
+            .unwrap_err()
+            .starts_with("unknown option"));
+        let index = PARAMS
+            .iter()
+            .position(|p| p.name == "NullMoveDepth")
+            .unwrap();
+        let change = Options::check("nullmovedepth", Some("4"), true).unwrap();
+        assert_eq!(change, OptionChange::SearchParam(index, 4));
+        let mut options = Options::default();
+        options.apply(change);
+        assert_eq!(options.search_params.null_move_depth, 4);
+        for bad in [None, Some("0"), Some("11"), Some("3.5"), Some("deep")] {
+            assert!(
+                Options::check("NullMoveDepth", bad, true).is_err(),
+                "{bad:?}"
+            );
+        }
+        // The usual options are unchanged in tuning mode.
+        assert_eq!(
+            Options::check("Hash", Some("16"), true),
+            Ok(OptionChange::Hash(16))
+        );
     }
 }

@@ -59,11 +59,19 @@ pub struct Session {
     size: usize,
     position: Position,
     engine: Engine,
+    /// Whether the search parameters are options (`menhir tei --tune`, `MENHIR_TUNE=1`).
+    tuning: bool,
 }
 
 impl Session {
     /// A fresh session writing through `out`: size 5, komi 0, the start position.
     pub fn new(out: Output) -> Session {
+        Session::with_tuning(out, false)
+    }
+
+    /// A fresh session that, when `tuning`, also offers every search parameter as an option
+    /// (for `menhir spsa`; see [`crate::search::PARAMS`]).
+    pub fn with_tuning(out: Output, tuning: bool) -> Session {
         let options = Options::default();
         let engine = Engine::new(out.clone(), options.hash_mb, options.threads);
         Session {
@@ -72,6 +80,7 @@ impl Session {
             size: DEFAULT_SIZE,
             position: Position::start(DEFAULT_SIZE).expect("the default size is valid"),
             engine,
+            tuning,
         }
     }
 
@@ -141,14 +150,14 @@ impl Session {
     fn identify(&self) {
         self.send(&format!("id name Menhir {}", env!("CARGO_PKG_VERSION")));
         self.send("id author the Menhir developers");
-        for line in Options::advertise() {
+        for line in Options::advertise(self.tuning) {
             self.send(&line);
         }
         self.send("teiok");
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let change = match Options::check(name, value) {
+        let change = match Options::check(name, value, self.tuning) {
             Ok(change) => change,
             Err(why) => return self.error(&why),
         };
@@ -160,6 +169,9 @@ impl Session {
             OptionChange::Hash(mb) => self.engine.set_hash_mb(mb),
             OptionChange::MultiPv(n) => self.engine.set_multipv(n),
             OptionChange::ScoreMate(on) => self.engine.set_score_mate(on),
+            OptionChange::SearchParam(..) => {
+                self.engine.set_search_params(self.options.search_params)
+            }
         }
     }
 

@@ -23,13 +23,22 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Starts `menhir` without `RUST_LOG` (stdout must stay protocol-only) and stderr discarded.
+    /// Starts `menhir` without `RUST_LOG` (stdout must stay protocol-only) or `MENHIR_TUNE`
+    /// (tuning mode adds options), and stderr discarded.
     pub fn spawn(check: fn(&str)) -> Engine {
+        Engine::spawn_with(&[], &[], check)
+    }
+
+    /// As `spawn`, with command-line `args` and extra environment variables `env`.
+    pub fn spawn_with(args: &[&str], env: &[(&str, &str)], check: fn(&str)) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_menhir"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .env_remove("RUST_LOG")
+            .env_remove("MENHIR_TUNE")
+            .envs(env.iter().copied())
             .spawn()
             .expect("menhir starts");
         let stdout = child.stdout.take().unwrap();

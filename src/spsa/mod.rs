@@ -1,0 +1,272 @@
+//! `menhir spsa`: tunes search parameters ([`crate::search::PARAMS`]) by SPSA over self-play
+//! games between two copies of an engine started in tuning mode (`tei --tune`).
+//!
+//! - [`algorithm`]: θ, the gains and the update, apart from how comparisons are played.
+//! - [`games`]: the engine pairs and the game pairs, through the match runner.
+//! - [`state`]: the `--out` file, written after every iteration, and `--resume`.
+//!
+//! Each iteration draws one ±1 vector Δ and plays `--concurrency` game pairs at once, each pair
+//! from its own random opening with colours swapped, θ + c_kΔ against θ − c_kΔ; the update uses
+//! the mean result over those pairs, so `--concurrency` makes each step less noisy without
+//! changing its size. The result is a guess from a fast clock: confirm it with `menhir match`
+//! at a real clock before it replaces the defaults.
+
+pub mod algorithm;
+pub mod games;
+pub mod state;
+
+use crate::matchrun::clock::TimeControl;
+use crate::matchrun::engine::EngineSpec;
+use crate::matchrun::game::{GameSettings, DEFAULT_MAX_PLIES};
+use crate::matchrun::openings::random_openings;
+use crate::matchrun::record::half_komi_from_flats;
+use crate::search::{find_param, ParamSpec, PARAMS};
+use algorithm::{Dimension, Spsa};
+use clap::Args;
+use games::Pairs;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Flags of `menhir spsa`.
+#[derive(Args, Debug, Clone)]
+pub struct SpsaArgs {
+    /// Parameters to tune, comma-separated TEI option names (default: all of them).
+    #[arg(long, value_delimiter = ',')]
+    pub params: Vec<String>,
+    /// Write θ here after every iteration (`Name value` lines; temporary file, then rename).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Start from θ and the iteration count of an earlier `--out` file.
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Iterations in all (a resumed run counts the ones already done).
+    #[arg(long, default_value_t = 1000)]
+    pub iterations: usize,
+    /// Board size, 3 to 8.
+    #[arg(long, default_value_t = 6)]
+    pub size: usize,
+    /// Komi in flats, in half steps.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub komi: f64,
+    /// Time control of every game: base seconds + increment seconds.
+    #[arg(long, default_value = "2+0.02")]
+    pub tc: TimeControl,
+    /// Game pairs played at once (each with its own two engine processes).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Random legal plies that open each game pair.
+    #[arg(long, default_value_t = 2)]
+    pub random_plies: usize,
+    /// Seed for the perturbations and openings (default: from the clock, printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The engine to tune (default: this executable).
+    #[arg(long)]
+    pub engine_cmd: Option<PathBuf>,
+    /// Its arguments, split on spaces; they must start it in tuning mode.
+    #[arg(long, default_value = "tei --tune")]
+    pub engine_args: String,
+    /// Milliseconds past its clock before a silent engine is killed (the game is lost on time).
+    #[arg(long, default_value_t = 1000)]
+    pub grace_ms: u64,
+}
+
+/// The tuned parameters: `--params`, or all.
+fn chosen_params(names: &[String]) -> Result<Vec<&'static ParamSpec>, String> {
+    if names.is_empty() {
+        return Ok(PARAMS.iter().collect());
+    }
+    let mut chosen: Vec<&'static ParamSpec> = Vec::new();
+    for name in names {
+        let spec = find_param(name.trim()).ok_or_else(|| {
+            let known: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
+            format!(
+                "--params: unknown parameter '{name}' (known: {})",
+                known.join(", ")
+            )
+        })?;
+        if chosen.iter().any(|c| c.name == spec.name) {
+            return Err(format!("--params: {} is given twice", spec.name));
+        }
+        chosen.push(spec);
+    }
+    Ok(chosen)
+}
+
+/// The starting dimensions: the defaults, or the values of `--resume`; and the iterations done.
+fn start(args: &SpsaArgs, chosen: &[&ParamSpec]) -> Result<(Vec<Dimension>, usize), String> {
+    let mut dims: Vec<Dimension> = chosen
+        .iter()
+        .map(|p| Dimension {
+            name: p.name.to_string(),
+            min: p.min,
+            max: p.max,
+            start: f64::from(p.default),
+        })
+        .collect();
+    let Some(path) = &args.resume else {
+        return Ok((dims, 0));
+    };
+    let saved = state::read(path)?;
+    for (name, value) in &saved.values {
+        let dim = dims
+            .iter_mut()
+            .find(|d| d.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                format!(
+                    "{}: {name} is not a parameter being tuned (see --params)",
+                    path.display()
+                )
+            })?;
+        dim.start = *value;
+    }
+    Ok((dims, saved.iteration))
+}
+
+/// Checks the flags that need no engine.
+fn game_settings(args: &SpsaArgs) -> Result<GameSettings, String> {
+    if !(3..=8).contains(&args.size) {
+        return Err(format!("--size {} is not 3 to 8", args.size));
+    }
+    let half_komi = half_komi_from_flats(args.komi).ok_or_else(|| {
+        format!(
+            "--komi {} is not a multiple of 0.5 within -10..10",
+            args.komi
+        )
+    })?;
+    if args.iterations == 0 {
+        return Err("--iterations must be at least 1".into());
+    }
+    if args.concurrency == 0 || args.concurrency > 64 {
+        return Err("--concurrency must be 1 to 64".into());
+    }
+    Ok(GameSettings {
+        size: args.size,
+        half_komi,
+        time: args.tc,
+        grace: Duration::from_millis(args.grace_ms),
+        max_plies: DEFAULT_MAX_PLIES,
+    })
+}
+
+/// The engine every game runs.
+fn engine_spec(args: &SpsaArgs) -> Result<EngineSpec, String> {
+    let cmd = match &args.engine_cmd {
+        Some(path) => path.clone(),
+        None => std::env::current_exe()
+            .map_err(|e| format!("cannot find this executable (give --engine-cmd): {e}"))?,
+    };
+    Ok(EngineSpec {
+        name: "menhir".into(),
+        cmd: cmd.to_string_lossy().into_owned(),
+        args: args
+            .engine_args
+            .split_whitespace()
+            .map(String::from)
+            .collect(),
+        options: Vec::new(),
+    })
+}
+
+/// `setoption` pairs for one candidate.
+fn options(names: &[&str], values: &[i32]) -> Vec<(String, String)> {
+    names
+        .iter()
+        .zip(values)
+        .map(|(name, v)| (name.to_string(), v.to_string()))
+        .collect()
+}
+
+/// θ for a progress line: `Name 41.3, …`.
+fn theta_text(spsa: &Spsa) -> String {
+    let parts: Vec<String> = spsa
+        .dims()
+        .iter()
+        .zip(spsa.theta())
+        .map(|(d, t)| format!("{} {t:.2}", d.name))
+        .collect();
+    parts.join(", ")
+}
+
+/// Runs `menhir spsa`: progress on stderr, θ in `--out` after every iteration.
+pub fn run(args: &SpsaArgs) -> Result<(), String> {
+    let chosen = chosen_params(&args.params)?;
+    let settings = game_settings(args)?;
+    let (dims, done) = start(args, &chosen)?;
+    let mut spsa = Spsa::new(dims, args.iterations, done);
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    // Written now: an unwritable --out fails before any engine starts.
+    state::write(&args.out, &spsa, args.iterations, &command)?;
+    if done >= args.iterations {
+        eprintln!(
+            "spsa: {done} of {} iterations already done",
+            args.iterations
+        );
+        return Ok(());
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    // A resumed run draws other perturbations than the first iterations did.
+    let mut rng = StdRng::seed_from_u64(seed ^ (done as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let names: Vec<&str> = chosen.iter().map(|p| p.name).collect();
+    let mut pairs = Pairs::start(
+        &engine_spec(args)?,
+        args.concurrency,
+        settings.clone(),
+        &names,
+    )?;
+    eprintln!(
+        "spsa: {} parameters, iterations {}..{} of {}, size {}, komi {}, {}, concurrency {}, seed {seed}",
+        names.len(),
+        done + 1,
+        args.iterations,
+        args.iterations,
+        settings.size,
+        args.komi,
+        settings.time,
+        pairs.len()
+    );
+    let started = Instant::now();
+    let (mut points, mut games) = (0.0, 0u64);
+    while spsa.iteration() < args.iterations {
+        let opening_seed: u64 = rng.random();
+        let openings = random_openings(
+            settings.size,
+            settings.half_komi,
+            args.random_plies,
+            pairs.len(),
+            opening_seed,
+        );
+        let mut faults = 0;
+        let d = spsa.step(&mut rng, |plus, minus| {
+            let results = pairs.play(&options(&names, plus), &options(&names, minus), &openings);
+            let plus_points: f64 = results.iter().map(|r| r.plus_points).sum();
+            faults = results.iter().map(|r| r.faults).sum::<u32>();
+            points += plus_points;
+            games += 2 * results.len() as u64;
+            // Per game, plus's score minus minus's: (p − (2n − p)) / 2n.
+            let n = results.len() as f64;
+            Ok((plus_points - (2.0 * n - plus_points)) / (2.0 * n))
+        })?;
+        state::write(&args.out, &spsa, args.iterations, &command)?;
+        let faults = if faults > 0 {
+            format!(" ({faults} by fault)")
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "spsa: iteration {}/{} d {d:+.2}{faults}, plus {points}/{games} so far, {:.0}s: {}",
+            spsa.iteration(),
+            args.iterations,
+            started.elapsed().as_secs_f64(),
+            theta_text(&spsa)
+        );
+    }
+    eprintln!("spsa: done; θ is in {}", args.out.display());
+    Ok(())
+}

@@ -96,15 +96,7 @@ fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
             args.engines.len()
         ));
     }
-    if !(3..=8).contains(&args.size) {
-        return Err(format!("--size {} is not 3 to 8", args.size));
-    }
-    let half_komi = record::half_komi_from_flats(args.komi).ok_or_else(|| {
-        format!(
-            "--komi {} is not a multiple of 0.5 within -10..10",
-            args.komi
-        )
-    })?;
+    let half_komi = record::size_and_half_komi(args.size, args.komi)?;
     if args.games == 0 || args.concurrency == 0 || args.max_plies == 0 {
         return Err("--games, --concurrency and --max-plies must be at least 1".into());
     }

@@ -166,6 +166,16 @@ pub fn half_komi_from_flats(komi: f64) -> Option<i32> {
     (half.fract() == 0.0 && half.abs() <= 20.0).then_some(half as i32)
 }
 
+/// Checks a command's `--size` and `--komi` (as `menhir match`, `datagen` and `spsa` take
+/// them) and gives the komi in half flats.
+pub fn size_and_half_komi(size: usize, komi: f64) -> Result<i32, String> {
+    if !(3..=8).contains(&size) {
+        return Err(format!("--size {size} is not 3 to 8"));
+    }
+    half_komi_from_flats(komi)
+        .ok_or_else(|| format!("--komi {komi} is not a multiple of 0.5 within -10..10"))
+}
+
 /// Today's UTC date as `YYYY.MM.DD`.
 pub fn today() -> String {
     let secs = SystemTime::now()

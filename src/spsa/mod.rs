@@ -19,7 +19,7 @@ use crate::matchrun::clock::TimeControl;
 use crate::matchrun::engine::EngineSpec;
 use crate::matchrun::game::{GameSettings, DEFAULT_MAX_PLIES};
 use crate::matchrun::openings::random_openings;
-use crate::matchrun::record::half_komi_from_flats;
+use crate::matchrun::record::size_and_half_komi;
 use crate::search::{find_param, ParamSpec, PARAMS};
 use algorithm::{Dimension, Spsa};
 use clap::Args;
@@ -127,15 +127,7 @@ fn start(args: &SpsaArgs, chosen: &[&ParamSpec]) -> Result<(Vec<Dimension>, usiz
 
 /// Checks the flags that need no engine.
 fn game_settings(args: &SpsaArgs) -> Result<GameSettings, String> {
-    if !(3..=8).contains(&args.size) {
-        return Err(format!("--size {} is not 3 to 8", args.size));
-    }
-    let half_komi = half_komi_from_flats(args.komi).ok_or_else(|| {
-        format!(
-            "--komi {} is not a multiple of 0.5 within -10..10",
-            args.komi
-        )
-    })?;
+    let half_komi = size_and_half_komi(args.size, args.komi)?;
     if args.iterations == 0 {
         return Err("--iterations must be at least 1".into());
     }

@@ -10,7 +10,7 @@
 use super::output::AtomicFile;
 use super::selfplay::{play_game, GameData, SelfPlaySettings};
 use crate::matchrun::game::DEFAULT_MAX_PLIES;
-use crate::matchrun::record::half_komi_from_flats;
+use crate::matchrun::record::size_and_half_komi;
 use crate::search::Searcher;
 use crate::shard::{Shard, ShardArgs};
 use clap::Args;
@@ -81,15 +81,7 @@ struct Plan {
 }
 
 fn plan(args: &DatagenArgs) -> Result<Plan, String> {
-    if !(3..=8).contains(&args.size) {
-        return Err(format!("--size {} is not 3 to 8", args.size));
-    }
-    let half_komi = half_komi_from_flats(args.komi).ok_or_else(|| {
-        format!(
-            "--komi {} is not a multiple of 0.5 within -10..10",
-            args.komi
-        )
-    })?;
+    let half_komi = size_and_half_komi(args.size, args.komi)?;
     if args.games == 0 || args.nodes == 0 || args.threads == 0 || args.max_plies == 0 {
         return Err("--games, --nodes, --threads and --max-plies must be at least 1".into());
     }

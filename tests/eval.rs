@@ -343,6 +343,14 @@ fn bad_weight_files_give_one_line_errors() {
         ),
         (with("tempo", "# tempo"), "missing feature 'tempo' for 4x4"),
         (
+            with("scale 505.0", "scale 0"),
+            "bad scale '0': must be a positive number",
+        ),
+        (with("scale 505.0", "scale -3"), "bad scale '-3'"),
+        (with("scale 505.0", "scale inf"), "bad scale 'inf'"),
+        (with("scale 505.0", "scale K"), "bad scale 'K'"),
+        (good.clone() + "scale 300\n", "`scale` given twice"),
+        (
             "size 4\ntempo 1 1\n".into(),
             "missing feature 'flat_lead_to_move' and ",
         ),

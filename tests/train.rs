@@ -214,6 +214,16 @@ fn datagen_then_tune_writes_weights_that_read_back() {
         text.contains("# K ") && text.contains("# loss: train "),
         "{text}"
     );
+    // The fitted K is the file's scale, which the engine's `wdl` uses.
+    let k: f64 = stderr
+        .split("tune: K = ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|k| k.parse().ok())
+        .expect("K on stderr");
+    assert!(text.contains(&format!("\nscale {k:.1}\n")), "{text}");
+    assert_eq!(parsed.logistic_scale(), k);
+    assert_ne!(k, 505.0, "K is fitted, not the default");
     assert_eq!(
         names(&dir),
         ["data.txt", "w4.txt"],

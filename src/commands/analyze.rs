@@ -72,7 +72,7 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<(), String> {
     let stop = AtomicBool::new(false);
     let mut last = String::new();
     let result = searcher.search(&pos, &limits, &stop, &mut |info| {
-        let line = format_info(info, style);
+        let line = format_info(info, style, pos.size());
         // The final report repeats the last iteration; print it only if it adds something.
         if line != last {
             println!("{line}");

@@ -236,7 +236,7 @@ fn search_thread(
         // A bug in the search must not cost the GUI its `bestmove` (it would wait forever).
         catch_unwind(AssertUnwindSafe(|| {
             searcher.search(pos, limits, stop, &mut |info| {
-                let line = format_info(info, style);
+                let line = format_info(info, style, pos.size());
                 out(&line);
                 last_line = line;
             })
@@ -250,7 +250,7 @@ fn search_thread(
     let best = match outcome {
         Ok(result) => {
             // The final line repeats the last report only if other lines may have come between.
-            let final_line = format_info(&result.info, style);
+            let final_line = format_info(&result.info, style, pos.size());
             if final_line != last_line || waited {
                 out(&final_line);
             }
@@ -261,7 +261,11 @@ fn search_thread(
         }
         Err(_) => {
             out("info string error: the search failed (internal error, see stderr); playing the first legal move");
-            out(&format_info(&crate::search::Info::default(), style));
+            out(&format_info(
+                &crate::search::Info::default(),
+                style,
+                pos.size(),
+            ));
             first_legal_move(pos)
         }
     };

@@ -18,8 +18,9 @@ pub struct InfoStyle {
 
 /// `info [multipv K] depth D seldepth S score cp X wdl W D L nodes N nps R time T hashfull H
 /// pv m1 m2 …`, with `score mate N` for `score cp X` under `style.score_mate` when the score is
-/// a proven result. The `pv` field is left out when the variation is empty.
-pub fn format_info(info: &Info, style: InfoStyle) -> String {
+/// a proven result. The `pv` field is left out when the variation is empty. `wdl` uses the
+/// logistic scale of the weights of a board of `size`.
+pub fn format_info(info: &Info, style: InfoStyle, size: usize) -> String {
     let mut line = String::from("info");
     if style.multipv {
         let _ = write!(line, " multipv {}", info.multipv.max(1));
@@ -34,7 +35,7 @@ pub fn format_info(info: &Info, style: InfoStyle) -> String {
             let _ = write!(line, " score cp {}", info.score_cp);
         }
     }
-    let [w, d, l] = wdl(info.score_cp);
+    let [w, d, l] = wdl(info.score_cp, size);
     let _ = write!(
         line,
         " wdl {w} {d} {l} nodes {} nps {} time {} hashfull {}",
@@ -72,12 +73,13 @@ mod tests {
             hashfull: 7,
             pv: vec![pos.parse_move("a1").unwrap(), pos.parse_move("e5").unwrap()],
         };
+        // 3×3 keeps hand-set weights and the default scale, so `wdl` here stays put as 6×6 is retuned.
         assert_eq!(
-            format_info(&info, InfoStyle::default()),
+            format_info(&info, InfoStyle::default(), 3),
             "info depth 3 seldepth 5 score cp -42 wdl 454 50 496 nodes 1500 nps 3000 time 500 hashfull 7 pv a1 e5"
         );
         let empty = Info::default();
-        assert!(!format_info(&empty, InfoStyle::default()).contains("pv"));
+        assert!(!format_info(&empty, InfoStyle::default(), 6).contains("pv"));
     }
 
     #[test]
@@ -94,21 +96,21 @@ mod tests {
             multipv: true,
             score_mate: true,
         };
-        let line = format_info(&info, both);
+        let line = format_info(&info, both, 6);
         assert!(
             line.starts_with("info multipv 2 depth 9 seldepth 0 score mate 5 wdl 1000 0 0 "),
             "{line}"
         );
         assert!(line.ends_with(" pv a1"), "{line}");
         // Off by default: the same win is a centi-flat score, as Racetrack needs.
-        let line = format_info(&info, InfoStyle::default());
+        let line = format_info(&info, InfoStyle::default(), 6);
         assert!(
             line.starts_with("info depth 9 seldepth 0 score cp 9995 wdl 1000 0 0 "),
             "{line}"
         );
         info.score_cp = -(WIN - 4);
-        assert!(format_info(&info, both).contains(" score mate -4 wdl 0 0 1000 "));
+        assert!(format_info(&info, both, 6).contains(" score mate -4 wdl 0 0 1000 "));
         info.score_cp = 8000;
-        assert!(format_info(&info, both).contains(" score cp 8000 wdl "));
+        assert!(format_info(&info, both, 6).contains(" score cp 8000 wdl "));
     }
 }

@@ -6,7 +6,7 @@
 //! `loss::fit_k`); then Adam over shuffled mini-batches, the train and validation loss printed
 //! after each epoch. The weights are fitted as f64 and rounded when written (through
 //! `EvalWeights::to_text`, with a header naming the command, the data, the date, K and the
-//! losses).
+//! losses, and K as the file's `scale` line, which the engine's `wdl` uses).
 
 use super::fit::{fit, split, FitOptions};
 use super::load::load;
@@ -179,6 +179,8 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
     for j in 0..features {
         weights.set(j, [w[2 * j].round() as i32, w[2 * j + 1].round() as i32]);
     }
+    // The weights were fitted to sigmoid(eval / K): the engine's `wdl` reads K back from the file.
+    weights.set_logistic_scale(k)?;
     let mut header = vec![
         format!("written by: {}", command_line()),
         format!("date: {}", today()),

@@ -3,7 +3,8 @@
 //!
 //! File format: `#` comment lines (the header naming the command and data that produced the
 //! weights), blank lines, one `size N` line, then one `name opening end` line per feature, in
-//! any order, each feature exactly once.
+//! any order, each feature exactly once, and at most one `scale K` line: the logistic scale the
+//! tuner fitted the weights against (see [`EvalWeights::logistic_scale`]).
 
 use super::features::{Layout, LAYOUTS};
 use crate::core::{MAX_SIZE, MIN_SIZE};
@@ -11,11 +12,17 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 /// The weights of one board size: `[opening, end]` per feature, in centi-flats.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EvalWeights {
     size: usize,
     weights: Vec<[i32; 2]>,
+    logistic_scale: f64,
 }
+
+/// `K` of a weights file without a `scale` line (the hand-set weights): the scale `menhir tune`
+/// fitted to the game results of generation 0 (243,069 6×6 komi 2 positions of `menhir
+/// datagen` at 5000 nodes, the hand-set weights). With 505, one flat ahead expects 55 %.
+pub const DEFAULT_LOGISTIC_SCALE: f64 = 505.0;
 
 /// The weight files compiled into the engine, 3×3 to 8×8.
 const FILES: [&str; 6] = [
@@ -52,6 +59,7 @@ impl EvalWeights {
         Ok(EvalWeights {
             size,
             weights: vec![[0, 0]; layout.len],
+            logistic_scale: DEFAULT_LOGISTIC_SCALE,
         })
     }
 
@@ -63,6 +71,23 @@ impl EvalWeights {
     /// The board size these weights are for.
     pub fn size(&self) -> usize {
         self.size
+    }
+
+    /// `K` in centi-flats of `E = sigmoid(eval / K)`, the expected result of the side to move
+    /// for an evaluation: the scale these weights were tuned against, so it differs by size
+    /// and generation (a sharper evaluation has a smaller K).
+    pub fn logistic_scale(&self) -> f64 {
+        self.logistic_scale
+    }
+
+    /// Sets the logistic scale, kept to the tenth that a file holds; a scale that is not a
+    /// positive finite number is refused.
+    pub fn set_logistic_scale(&mut self, k: f64) -> Result<(), String> {
+        if !(k.is_finite() && k > 0.0) {
+            return Err(format!("bad logistic scale {k}: must be a positive number"));
+        }
+        self.logistic_scale = (k * 10.0).round() / 10.0;
+        Ok(())
     }
 
     /// Number of features (weights pairs).
@@ -122,7 +147,18 @@ impl EvalWeights {
         let names = EvalWeights::feature_names(size);
         let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &s)| (s, i)).collect();
         let mut seen = vec![false; names.len()];
+        let mut scale_seen = false;
         for (n, line) in lines {
+            if let ["scale", value] = line.split_whitespace().collect::<Vec<_>>()[..] {
+                if std::mem::replace(&mut scale_seen, true) {
+                    return Err(format!("line {n}: `scale` given twice"));
+                }
+                let k = value.parse::<f64>().unwrap_or(f64::NAN);
+                weights.set_logistic_scale(k).map_err(|_| {
+                    format!("line {n}: bad scale '{value}': must be a positive number")
+                })?;
+                continue;
+            }
             let [name, opening, end] = line.split_whitespace().collect::<Vec<_>>()[..] else {
                 return Err(format!(
                     "line {n}: expected '<feature> <opening> <end>', found '{line}'"
@@ -155,7 +191,7 @@ impl EvalWeights {
         }
     }
 
-    /// The weights as a file: `header` lines as `# …` comments, then `size N`, then one
+    /// The weights as a file: `header` lines as `# …` comments, then `size N`, `scale K`, then one
     /// `name opening end` line per feature in index order.
     pub fn to_text(&self, header: &[String]) -> String {
         let mut text = String::new();
@@ -164,6 +200,7 @@ impl EvalWeights {
             text += &format!("# {}\n", part.trim_end());
         }
         text += &format!("size {}\n", self.size);
+        text += &format!("scale {:.1}\n", self.logistic_scale);
         let names = EvalWeights::feature_names(self.size);
         for (name, [opening, end]) in names.iter().zip(&self.weights) {
             text += &format!("{name:<32} {opening:>6} {end:>6}\n");

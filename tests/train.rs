@@ -289,6 +289,13 @@ fn tune_counts_malformed_lines_and_refuses_files_without_data() {
     assert!(!ok && stderr.contains("cannot read"), "{stderr}");
     let (ok, stderr) = tune(&mixed, &["--lambda", "2"]);
     assert!(!ok && stderr.contains("--lambda"), "{stderr}");
+    for bad in ["-1", "NaN", "inf"] {
+        let (ok, stderr) = tune(&mixed, &[&format!("--l2={bad}")]);
+        assert!(
+            !ok && stderr.contains("--l2") && stderr.lines().count() == 1,
+            "{stderr}"
+        );
+    }
     let (ok, stderr) = tune(&mixed, &["--init", junk.to_str().unwrap()]);
     assert!(!ok && stderr.contains("junk.txt"), "{stderr}");
     let (ok, stderr) = tune(

@@ -129,6 +129,9 @@ pub struct SearchResult {
     pub info: Info,
 }
 
+/// A hard budget below this is searched by the main thread alone.
+const HELPERLESS_BUDGET: Duration = Duration::from_millis(10);
+
 /// The engine's search: transposition table, threads, and the search itself.
 pub struct Searcher {
     hash_mb: usize,
@@ -314,6 +317,14 @@ impl Searcher {
             on_info(&info);
             info
         };
+        // A search of a few milliseconds (time trouble at a fast clock) gains nothing from
+        // helpers: waking them costs scheduler time, and on a busy machine they take the cores
+        // from the main thread, which alone decides such a move.
+        let helpers = if time.hard_budget().is_some_and(|h| h < HELPERLESS_BUDGET) {
+            &mut helpers[..0]
+        } else {
+            helpers
+        };
         let outcome = self.pool.in_place_scope(|scope| {
             for helper in helpers.iter_mut() {
                 let shared = &shared;
@@ -358,5 +369,32 @@ impl Searcher {
         }
         on_info(&info);
         SearchResult { best_move, info }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Searches the 6×6 start with two threads on White's clock; the helper's node count.
+    fn helper_nodes(wtime_ms: u64, winc_ms: u64) -> u64 {
+        let mut searcher = Searcher::new(1, 2);
+        let limits = Limits {
+            wtime: Some(Duration::from_millis(wtime_ms)),
+            winc: Some(Duration::from_millis(winc_ms)),
+            ..Limits::default()
+        };
+        let pos = Position::start(6).unwrap();
+        let result = searcher.search(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+        assert!(result.best_move.is_some());
+        searcher.workers[1].nodes
+    }
+
+    #[test]
+    fn in_time_trouble_the_main_thread_searches_alone() {
+        // 50 ms above the reserve with a 10 ms increment: the hard budget is a few ms.
+        assert_eq!(helper_nodes(150, 10), 0);
+        // With time to spare the helper works.
+        assert!(helper_nodes(3000, 10) > 0);
     }
 }

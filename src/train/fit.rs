@@ -21,6 +21,11 @@ pub struct FitOptions {
     pub k: f64,
     /// Seeds the batch order.
     pub seed: u64,
+    /// Strength of the pull back toward the starting weights (ridge regression around them):
+    /// `l2 × (w − w_start)` is added to each step's gradient. A feature that fires in few
+    /// positions has a weak, noisy gradient, which Adam's per-parameter scaling would still
+    /// turn into full-size steps; the pull keeps such weights near where they started.
+    pub l2: f64,
 }
 
 /// The losses after one epoch.
@@ -54,12 +59,18 @@ pub fn fit(
     report: &mut dyn FnMut(EpochReport),
 ) {
     let mut adam = Adam::new(w.len(), options.rate);
+    let start = w.to_vec();
     let mut rng = StdRng::seed_from_u64(options.seed ^ 0x7475_6E65);
     let mut order = train.to_vec();
     for epoch in 1..=options.epochs {
         order.shuffle(&mut rng);
         for batch in order.chunks(options.batch.max(1)) {
-            let (_, grad) = gradient(data, batch, w, options.k);
+            let (_, mut grad) = gradient(data, batch, w, options.k);
+            if options.l2 > 0.0 {
+                for ((g, &p), &p0) in grad.iter_mut().zip(w.iter()).zip(&start) {
+                    *g += options.l2 * (p - p0);
+                }
+            }
             adam.step(w, &grad);
         }
         report(EpochReport {
@@ -123,6 +134,7 @@ mod tests {
             rate: 2.0,
             k,
             seed: 1,
+            l2: 0.0,
         };
         let mut last = None;
         fit(&data, &train, &validation, &mut w, &options, &mut |r| {
@@ -136,5 +148,29 @@ mod tests {
                 "parameter {j}: {got:.1}, want {want}"
             );
         }
+
+        // A weight whose feature never fires keeps its start; with a pull toward the start
+        // the rest stay nearer to it than the unpulled fit.
+        let mut pulled = vec![10.0; truth.len()];
+        let options = FitOptions {
+            l2: 1e-3,
+            ..options
+        };
+        fit(
+            &data,
+            &train,
+            &validation,
+            &mut pulled,
+            &options,
+            &mut |_| {},
+        );
+        let distance = |v: &[f64]| v.iter().map(|x| (x - 10.0).powi(2)).sum::<f64>();
+        let mut free = vec![10.0; truth.len()];
+        let options = FitOptions { l2: 0.0, ..options };
+        fit(&data, &train, &validation, &mut free, &options, &mut |_| {});
+        assert!(
+            distance(&pulled) < 0.8 * distance(&free),
+            "pulled {pulled:?}, free {free:?}"
+        );
     }
 }

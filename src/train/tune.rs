@@ -51,6 +51,10 @@ pub struct TuneArgs {
     /// Seed of the validation split and the batch order.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Pull toward the starting weights (ridge around them): keeps the weights of features
+    /// that fire in few positions near their start. 0 fits freely.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
     /// Worker threads (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -74,6 +78,9 @@ fn check(args: &TuneArgs) -> Result<(), String> {
     }
     if !(args.lr > 0.0 && args.lr.is_finite()) {
         return Err(format!("--lr {} must be a positive number", args.lr));
+    }
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        return Err(format!("--l2 {} must be 0 or a positive number", args.l2));
     }
     Ok(())
 }
@@ -159,6 +166,7 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
         rate: args.lr,
         k,
         seed: args.seed,
+        l2: args.l2,
     };
     let mut last = (start_train, start_validation);
     let fitting = Instant::now();
@@ -194,8 +202,9 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
         ));
     }
     header.push(format!(
-        "K {k:.1}, lambda {}, {} training and {} validation positions, {} epochs",
+        "K {k:.1}, lambda {}, l2 {}, {} training and {} validation positions, {} epochs",
         args.lambda,
+        args.l2,
         train.len(),
         validation.len(),
         args.epochs

@@ -314,7 +314,15 @@ fn weight_files_parse_and_name_every_feature() {
 
 #[test]
 fn bad_weight_files_give_one_line_errors() {
-    let good = EvalWeights::builtin(4).to_text(&[]);
+    // A file independent of the shipped weights: all zero but tempo 25/25, the default scale.
+    let mut weights = EvalWeights::zero(4).unwrap();
+    let tempo = EvalWeights::feature_names(4)
+        .iter()
+        .position(|&n| n == "tempo")
+        .unwrap();
+    weights.set(tempo, [25, 25]);
+    let good = weights.to_text(&[]);
+    assert!(good.contains("\nscale 505.0\n"), "{good}");
     let first = EvalWeights::feature_names(4)[0];
     let with = |from: &str, to: &str| good.replacen(from, to, 1);
     let cases: Vec<(String, &str)> = vec![

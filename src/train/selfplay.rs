@@ -14,7 +14,7 @@
 //! result and a move that leaves the opponent a road in one as a loss.
 
 use super::data::DataLine;
-use crate::core::{Color, MoveList, Position};
+use crate::core::{Color, Move, MoveList, Position};
 use crate::search::{evaluate_with, score_is_win, EvalWeights, Limits, Searcher, WIN};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -74,7 +74,7 @@ fn road_in_one(pos: &mut Position) -> bool {
 }
 
 /// The one-ply value of `mv` for the side to move (see the module documentation).
-fn one_ply_value(pos: &mut Position, mv: crate::core::Move, weights: &EvalWeights) -> i32 {
+fn one_ply_value(pos: &mut Position, mv: Move, weights: &EvalWeights) -> i32 {
     let me = pos.to_move();
     let undo = pos.do_move(mv);
     let value = match pos.result() {
@@ -90,23 +90,26 @@ fn one_ply_value(pos: &mut Position, mv: crate::core::Move, weights: &EvalWeight
     value
 }
 
-/// The start of a game: `random_plies` random plies that do not end it.
-fn random_start(settings: &SelfPlaySettings, rng: &mut StdRng) -> Position {
+/// The start of a game: `random_plies` random plies that do not end it, and the last of them.
+fn random_start(settings: &SelfPlaySettings, rng: &mut StdRng) -> (Position, Option<Move>) {
     let mut moves = MoveList::new();
     loop {
         let mut pos = Position::start(settings.size).expect("size checked by the caller");
         pos.set_half_komi(settings.half_komi);
+        let mut last = None;
         for _ in 0..settings.random_plies {
             moves.clear();
             pos.generate_moves(&mut moves);
-            pos.do_move(moves[rng.random_range(0..moves.len())]);
+            let mv = moves[rng.random_range(0..moves.len())];
+            pos.do_move(mv);
+            last = Some(mv);
             if pos.result().is_some() {
                 break;
             }
         }
         // A random line that already decided the game is no start: draw another.
         if pos.result().is_none() {
-            return pos;
+            return (pos, last);
         }
     }
 }
@@ -119,7 +122,7 @@ pub fn play_game(
     index: u64,
 ) -> GameData {
     let mut rng = StdRng::seed_from_u64(game_seed(seed, index));
-    let mut pos = random_start(settings, &mut rng);
+    let (mut pos, mut last) = random_start(settings, &mut rng);
     searcher.new_game();
     let limits = Limits {
         nodes: Some(settings.nodes),
@@ -129,14 +132,14 @@ pub fn play_game(
     let weights = EvalWeights::builtin(settings.size);
     let mut moves = MoveList::new();
     let mut candidates = Vec::new();
-    let mut kept: Vec<(Position, i32)> = Vec::new();
+    let mut kept: Vec<(Position, i32, Move, Option<Move>)> = Vec::new();
     let mut searched_plies = 0;
     while pos.result().is_none() && !pos.is_threefold() && pos.ply() < settings.max_plies {
         let found = searcher.search(&pos, &limits, &stop, &mut |_| {});
         let Some(best) = found.best_move else { break };
         let score = found.info.score_cp;
         if !score_is_win(score.abs()) && !road_in_one(&mut pos) {
-            kept.push((pos.clone(), score));
+            kept.push((pos.clone(), score, best, last));
         }
         let mut mv = best;
         if searched_plies < settings.noisy_plies && rng.random_bool(settings.noise_chance) {
@@ -152,6 +155,7 @@ pub fn play_game(
             mv = candidates[rng.random_range(0..candidates.len())];
         }
         pos.do_move(mv);
+        last = Some(mv);
         searched_plies += 1;
     }
     let result = match pos.result().and_then(|r| r.winner()) {
@@ -162,7 +166,9 @@ pub fn play_game(
     GameData {
         lines: kept
             .iter()
-            .map(|(p, score)| DataLine::from_mover_score(p, *score, result).to_line())
+            .map(|(p, score, best, last)| {
+                DataLine::from_mover_score(p, *score, result, Some(*best), *last).to_line()
+            })
             .collect(),
         plies: pos.ply(),
     }

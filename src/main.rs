@@ -5,7 +5,7 @@ use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs, ServeArgs};
 use menhir::matchrun::ptn_report::ReportArgs;
 use menhir::matchrun::MatchArgs;
 use menhir::spsa::SpsaArgs;
-use menhir::train::{DatagenArgs, TuneArgs};
+use menhir::train::{DatagenArgs, TuneArgs, TunePolicyArgs};
 use std::process::ExitCode;
 
 /// Menhir, a Tak engine. With no subcommand it speaks TEI on stdin/stdout.
@@ -40,6 +40,8 @@ enum Command {
     Datagen(DatagenArgs),
     /// Fit one board size's evaluation weights to training data.
     Tune(TuneArgs),
+    /// Fit one board size's move-ordering policy to the moves chosen in training data.
+    TunePolicy(TunePolicyArgs),
     /// Tune search parameters by SPSA over self-play games at a fast clock.
     Spsa(SpsaArgs),
 }
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Report(args) => menhir::matchrun::ptn_report::run(&args),
         Command::Datagen(args) => menhir::train::datagen(&args),
         Command::Tune(args) => menhir::train::tune(&args),
+        Command::TunePolicy(args) => menhir::train::tune_policy(&args),
         Command::Spsa(args) => menhir::spsa::run(&args),
     };
     match outcome {

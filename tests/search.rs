@@ -139,7 +139,14 @@ fn bench_prints_a_deterministic_signature_last() {
             .unwrap();
         assert!(out.status.success());
         let text = String::from_utf8(out.stdout).unwrap();
-        let last = text.lines().last().unwrap().to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        let rate = lines[lines.len() - 2]
+            .strip_prefix("first-move cutoffs ")
+            .and_then(|rest| rest.split('%').next())
+            .and_then(|p| p.parse::<f64>().ok())
+            .expect("the cutoff line before the last");
+        assert!(rate > 0.0 && rate <= 100.0, "{rate}");
+        let last = lines[lines.len() - 1].to_string();
         let fields: Vec<&str> = last.split(' ').collect();
         assert_eq!(fields.len(), 4, "{last}");
         assert_eq!((fields[1], fields[3]), ("nodes", "nps"));
@@ -212,4 +219,49 @@ fn bench_signature_is_pinned() {
          commit means to change the search, update BENCH_SIGNATURE in tests/search.rs and give \
          the new count in the commit message; if not, the search changed by accident."
     );
+}
+
+#[test]
+fn bench_searches_a_position_file_and_names_a_bad_line() {
+    let dir = std::env::temp_dir().join(format!("menhir-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.txt");
+    // A data line (komi 2) and a bare TPS line.
+    std::fs::write(
+        &good,
+        "# two positions\nx6/x6/x6/x6/x6/x6 1 1;2;0;0.5\nx5/x5/x5/x5/x5 1 1\n",
+    )
+    .unwrap();
+    let bench = |path: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_menhir"))
+            .args([
+                "bench",
+                "--depth",
+                "2",
+                "--positions",
+                path.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap()
+    };
+    let out = bench(&good);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().next().unwrap().contains(" 6x6 "), "{text}");
+    assert!(text.lines().nth(1).unwrap().contains(" 5x5 "), "{text}");
+    assert_eq!(text.lines().count(), 4, "{text}");
+
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "x5/x5/x5/x5/x5 1 1\nx5/x5 1 1\n").unwrap();
+    for (path, why) in [
+        (bad.as_path(), "bad.txt:2: "),
+        (dir.join("missing.txt").as_path(), "cannot read"),
+    ] {
+        let out = bench(path);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(stderr.contains(why), "{why}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

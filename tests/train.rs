@@ -313,3 +313,83 @@ fn tune_counts_malformed_lines_and_refuses_files_without_data() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn datagen_then_tune_policy_writes_a_policy_that_reads_back() {
+    let dir = scratch("policy");
+    let data = dir.join("data.txt");
+    let lines = datagen(&data, &["--games", "8", "--threads", "2"]);
+    let out = dir.join("p4.txt");
+    let run = menhir(&[
+        "tune-policy",
+        data.to_str().unwrap(),
+        "--size",
+        "4",
+        "--epochs",
+        "3",
+        "--lr",
+        "0.1",
+        "--units",
+        "500",
+        "--threads",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    let count = lines.lines().count();
+    assert!(
+        stderr.contains(&format!("{count} lines, {count} used")),
+        "{stderr}"
+    );
+    // The fit learns: the validation loss falls below the start (uniform over the moves).
+    let start: f64 = stderr
+        .split("start: loss ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|v| v.parse().ok())
+        .expect("start loss");
+    let last: f64 = stderr
+        .split("epoch 3/3: train ")
+        .nth(1)
+        .and_then(|rest| rest.split("validation ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|v| v.parse().ok())
+        .expect("last validation loss");
+    assert!(last < start, "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let weights = menhir::search::policy::PolicyWeights::parse(&text).unwrap();
+    assert_eq!((weights.size(), weights.units()), (4, Some(500.0)));
+    assert!(text.contains("# written by: ") && text.contains("# validation: loss "));
+    assert_eq!(
+        names(&dir),
+        ["data.txt", "p4.txt"],
+        "no temporary file left"
+    );
+
+    // Bad input: one line on stderr, a non-zero exit, no file written.
+    let old = dir.join("old.txt");
+    std::fs::write(&old, "x4/x4/x4/x4 1 1;0;0;0.5\n").unwrap();
+    let bad = dir.join("bad.txt");
+    let cases: [(&[&str], &str); 4] = [
+        (&[old.to_str().unwrap()], "no usable 4x4 position"),
+        (&[data.to_str().unwrap(), "--units", "0"], "--units 0"),
+        (&[data.to_str().unwrap(), "--lr", "nan"], "--lr NaN"),
+        (
+            &[data.to_str().unwrap(), "--init", old.to_str().unwrap()],
+            "expected `size N` first",
+        ),
+    ];
+    for (extra, why) in cases {
+        let mut args = vec!["tune-policy", "--size", "4", "--out", bad.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let run = menhir(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{extra:?}");
+        assert!(stderr.contains(why), "{why}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+        assert!(!bad.exists());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

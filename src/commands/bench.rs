@@ -5,7 +5,9 @@
 
 use crate::core::Position;
 use crate::search::{Limits, Searcher};
+use crate::train::data::DataLine;
 use clap::Args;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -21,6 +23,34 @@ pub struct BenchArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 16)]
     pub hash: usize,
+    /// Search these positions instead of the built-in ones: a file of training data lines
+    /// (`menhir datagen`'s, komi included) or bare TPS lines (komi 0).
+    #[arg(long)]
+    pub positions: Option<PathBuf>,
+}
+
+/// The positions of `--positions` as (half komi, TPS); a one-line error names a bad line.
+fn read_positions(path: &Path) -> Result<Vec<(i32, String)>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut positions = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let pos = if line.contains(';') {
+            DataLine::parse(line).map(|d| d.position)
+        } else {
+            Position::from_tps(line)
+        }
+        .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+        positions.push((pos.half_komi(), pos.to_tps()));
+    }
+    if positions.is_empty() {
+        return Err(format!("{}: no position in the file", path.display()));
+    }
+    Ok(positions)
 }
 
 /// The bench positions: (half komi, TPS), every size from 3 to 8, openings to endgames.
@@ -36,7 +66,8 @@ pub fn default_depth(size: usize) -> u32 {
     }
 }
 
-/// Runs the bench. Last line: `<nodes> nodes <nps> nps`.
+/// Runs the bench. The line before the last: the share of beta cutoffs made by the first move
+/// searched, and the time; last line: `<nodes> nodes <nps> nps`.
 pub fn bench(args: &BenchArgs) -> Result<(), String> {
     if args.threads == 0 || args.threads > 256 {
         return Err("bad --threads: must be 1 to 256".into());
@@ -48,7 +79,16 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
     let stop = AtomicBool::new(false);
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;
-    for (i, &(half_komi, tps)) in BENCH_POSITIONS.iter().enumerate() {
+    let (mut cutoffs, mut first_move_cutoffs) = (0u64, 0u64);
+    let positions = match &args.positions {
+        Some(path) => read_positions(path)?,
+        None => BENCH_POSITIONS
+            .iter()
+            .map(|&(half_komi, tps)| (half_komi, tps.to_string()))
+            .collect(),
+    };
+    for (i, (half_komi, tps)) in positions.iter().enumerate() {
+        let (half_komi, tps) = (*half_komi, tps.as_str());
         let mut pos = Position::from_tps(tps).map_err(|e| format!("bench position {i}: {e}"))?;
         pos.set_half_komi(half_komi);
         let depth = args.depth.unwrap_or(default_depth(pos.size()));
@@ -62,6 +102,9 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
         let elapsed = started.elapsed();
         total_nodes += result.info.nodes;
         total_time += elapsed;
+        let (all, first) = searcher.cutoff_counts();
+        cutoffs += all;
+        first_move_cutoffs += first;
         println!(
             "{:>2} {}x{} depth {:>2} score {:>6} nodes {:>9} ms {:>6} best {:<8} {}",
             i + 1,
@@ -76,6 +119,11 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
         );
     }
     let nps = (total_nodes as f64 / total_time.as_secs_f64().max(1e-3)) as u64;
+    println!(
+        "first-move cutoffs {:.1}% of {cutoffs}; {} ms in all",
+        100.0 * first_move_cutoffs as f64 / cutoffs.max(1) as f64,
+        total_time.as_millis()
+    );
     println!("{total_nodes} nodes {nps} nps");
     Ok(())
 }

@@ -57,6 +57,8 @@ pub struct Worker {
     /// Move-ordering memory.
     pub history: History,
     pv: Vec<[Move; MAX_PLY + 1]>,
+    /// The move made at each ply of the current line (`Move::NULL` for a null move).
+    played: [Move; MAX_PLY + 2],
     pv_len: [usize; MAX_PLY + 1],
     reductions: [[u8; 64]; 64],
     /// Nodes searched in the current search.
@@ -64,6 +66,10 @@ pub struct Worker {
     unpublished: u64,
     /// Deepest ply reached in the current search.
     pub seldepth: usize,
+    /// Beta cutoffs in the current search (of the move loop, not the table or pruning).
+    pub cutoffs: u64,
+    /// Of those, the cutoffs by the first move searched: a measure of the move ordering.
+    pub first_move_cutoffs: u64,
     /// Set once the search must unwind; results after that are discarded.
     pub aborted: bool,
     /// Whether aborting is allowed yet (not before one root move has a score).
@@ -92,11 +98,14 @@ impl Worker {
                 .collect(),
             history: History::default(),
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            played: [Move::NULL; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 1],
             reductions: reduction_table(params.late_move_reduction_divisor_100),
             nodes: 0,
             unpublished: 0,
             seldepth: 0,
+            cutoffs: 0,
+            first_move_cutoffs: 0,
             aborted: false,
             may_abort: false,
             root_best: None,
@@ -117,6 +126,8 @@ impl Worker {
         self.nodes = 0;
         self.unpublished = 0;
         self.seldepth = 0;
+        self.cutoffs = 0;
+        self.first_move_cutoffs = 0;
         self.aborted = false;
         self.history.clear_killers();
     }
@@ -297,6 +308,7 @@ impl Worker {
             && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
         {
             let reduction = params.null_move_reduction + depth / 4;
+            self.played[ply] = Move::NULL;
             self.pos.do_null_move();
             let score = -self.negamax::<false>(
                 shared,
@@ -329,7 +341,12 @@ impl Worker {
         };
         let mut frame_moves = std::mem::take(&mut self.frames[ply].moves);
         let mut frame_keys = std::mem::take(&mut self.frames[ply].keys);
-        let mut picker = MovePicker::new(table_move, self.history.killers(ply), hot);
+        let mut picker = MovePicker::new(
+            table_move,
+            self.history.killers(ply),
+            hot,
+            self.last_move(ply),
+        );
         let original_alpha = alpha;
         let mut best_score = -WIN;
         let mut best_move = Move::NULL;
@@ -358,6 +375,7 @@ impl Worker {
                 break;
             }
             searched += 1;
+            self.played[ply] = mv;
             let undo = self.pos.do_move(mv);
             let mut score;
             if searched == 1 {
@@ -443,6 +461,8 @@ impl Worker {
 
         // Step 12. Remember: killers and history for a quiet cutoff, and the table entry.
         if best_score >= beta {
+            self.cutoffs += 1;
+            self.first_move_cutoffs += (searched == 1) as u64;
             let bonus = (depth * depth).min(400) * 16;
             self.history.add_killer(ply, best_move);
             self.history.update(me, best_move, bonus);
@@ -475,6 +495,16 @@ impl Worker {
         best_score
     }
 
+    /// The move that led to the node at `ply` (unknown at the root).
+    #[inline]
+    fn last_move(&self, ply: usize) -> Move {
+        if ply == 0 {
+            Move::NULL
+        } else {
+            self.played[ply - 1]
+        }
+    }
+
     fn update_pv_leaf(&mut self, ply: usize, mv: Move) {
         self.pv[ply][ply] = mv;
         self.pv_len[ply] = ply + 1;
@@ -504,11 +534,12 @@ impl Worker {
         self.pos.undo_null_move();
         let mut frame_moves = std::mem::take(&mut self.frames[ply].moves);
         let mut frame_keys = std::mem::take(&mut self.frames[ply].keys);
-        let mut picker = MovePicker::new(Move::NULL, [Move::NULL; 2], hot);
+        let mut picker = MovePicker::new(Move::NULL, [Move::NULL; 2], hot, self.last_move(ply));
         let mut best = -WIN;
         while let Some(mv) =
             picker.next(&self.pos, &mut frame_moves, &mut frame_keys, &self.history)
         {
+            self.played[ply] = mv;
             let undo = self.pos.do_move(mv);
             let score = -self.negamax::<false>(shared, depth - 1, ply + 1, -beta, -alpha, true);
             self.pos.undo_move(mv, undo);

@@ -20,6 +20,7 @@ mod history;
 mod multipv;
 mod order;
 mod params;
+pub mod policy;
 mod road;
 mod threads;
 mod time;
@@ -201,6 +202,14 @@ impl Searcher {
     /// The number of worker threads.
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Beta cutoffs of the last search, all workers together, and how many of them the first
+    /// move searched made: the share is the move ordering's hit rate.
+    pub fn cutoff_counts(&self) -> (u64, u64) {
+        self.workers.iter().fold((0, 0), |(all, first), w| {
+            (all + w.cutoffs, first + w.first_move_cutoffs)
+        })
     }
 
     /// The live node count of the current (or last) search: what the workers have published,

@@ -1,4 +1,5 @@
-//! The staged move picker: table move, killers, then the rest by history plus a static guess.
+//! The staged move picker: table move, killers, then the rest by the policy's score plus
+//! history.
 //!
 //! Road wins never reach the picker: the search takes a road in one before it orders anything.
 //! The rest are generated once into the ply's buffer, scored and packed as `score << 16 | move`
@@ -6,7 +7,8 @@
 //! cutoff usually comes early and then sorting would be wasted.
 
 use super::history::History;
-use crate::core::{Bitboard, Move, MoveList, PieceKind, Position};
+use super::policy::{policy_score, PolicyContext, PolicyWeights};
+use crate::core::{Bitboard, Move, MoveList, Position};
 
 /// Where the picker is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -26,6 +28,8 @@ pub enum Stage {
 /// Selection picks before the remaining moves are sorted at once.
 const SELECTION_PICKS: usize = 4;
 const SCORE_OFFSET: i64 = 1 << 30;
+/// Placements on a square that stops the opponent's road in one come before everything else.
+const BLOCK_BONUS: i32 = 20_000;
 
 /// A move picker for one node; the buffers belong to the ply's frame.
 pub struct MovePicker {
@@ -35,19 +39,22 @@ pub struct MovePicker {
     killer_index: usize,
     /// Squares the opponent would complete a road on: placements there come first.
     hot: Bitboard,
+    /// The move that led here (`Move::NULL` when unknown), a policy input.
+    last: Move,
     next: usize,
     sorted: bool,
 }
 
 impl MovePicker {
-    /// A picker for a node with the given table move, killers and hot squares.
-    pub fn new(table_move: Move, killers: [Move; 2], hot: Bitboard) -> MovePicker {
+    /// A picker for a node with the given table move, killers, hot squares and last move.
+    pub fn new(table_move: Move, killers: [Move; 2], hot: Bitboard, last: Move) -> MovePicker {
         MovePicker {
             stage: Stage::TableMove,
             table_move,
             killers,
             killer_index: 0,
             hot,
+            last,
             next: 0,
             sorted: false,
         }
@@ -92,12 +99,19 @@ impl MovePicker {
                     moves.clear();
                     pos.generate_moves(moves);
                     keys.clear();
+                    let ctx = PolicyContext::new(pos, self.last);
+                    let weights = PolicyWeights::builtin(pos.size());
                     for &mv in moves.iter() {
                         if mv == self.table_move || self.killers.contains(&mv) {
                             continue;
                         }
-                        let score =
-                            self.guess(pos, mv) as i64 + history.score(pos.to_move(), mv) as i64;
+                        let block = if mv.is_placement() && self.hot.contains(mv.square()) {
+                            BLOCK_BONUS
+                        } else {
+                            0
+                        };
+                        let score = (policy_score(pos, &ctx, mv, weights) + block) as i64
+                            + history.score(pos.to_move(), mv) as i64;
                         keys.push((((score + SCORE_OFFSET) as u64) << 16) | mv.to_bits() as u64);
                     }
                     self.stage = Stage::Rest;
@@ -122,31 +136,6 @@ impl MovePicker {
                 }
                 Stage::Done => return None,
             }
-        }
-    }
-
-    /// A static guess of a move's worth, before history.
-    #[inline]
-    fn guess(&self, pos: &Position, mv: Move) -> i32 {
-        let me = pos.to_move();
-        let board = pos.board();
-        let sq = Bitboard::from_square(mv.square());
-        if mv.is_placement() {
-            let hot = if (sq & self.hot).is_empty() {
-                0
-            } else {
-                20_000
-            };
-            let own = (sq.neighbours(board) & pos.road_pieces(me)).count() as i32;
-            let theirs = (sq.neighbours(board) & pos.tops(!me)).count() as i32;
-            hot + match mv.kind() {
-                PieceKind::Flat => 300 + 60 * own,
-                PieceKind::Cap => 150 + 50 * theirs,
-                PieceKind::Wall => 40 * theirs,
-            }
-        } else {
-            // Short spreads of few pieces first; a spread from a hot square's line may block.
-            200 - 30 * mv.count() as i32 - 10 * mv.distance() as i32
         }
     }
 }

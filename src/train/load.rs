@@ -1,6 +1,7 @@
-//! Reading data files into a `Dataset`: every line of the chosen size is parsed and traced
-//! once (on rayon, a block of lines at a time); lines of other sizes are counted and skipped;
-//! malformed lines are counted, and the first few are named with their file and line number.
+//! Reading data files: every line of the chosen size is parsed and traced once (on rayon, a
+//! block of lines at a time); lines of other sizes are counted and skipped; malformed lines are
+//! counted, and the first few are named with their file and line number. [`load`] makes the
+//! evaluation's `Dataset`; [`read_files`] is the reading itself, for any tuner.
 
 use super::data::DataLine;
 use super::dataset::Dataset;
@@ -40,34 +41,69 @@ pub struct Loaded {
     pub examples: Vec<String>,
 }
 
-enum Parsed {
-    Kept(i32, Vec<(u16, i16)>, f64, f64),
+/// What one line became.
+pub enum Parsed<T> {
+    /// A position of the chosen size, made into what the tuner keeps.
+    Kept(T),
+    /// A position of another size.
     OtherSize,
+    /// Not a usable line, and why.
     Malformed(String),
 }
 
-fn parse_line(line: &str, size: usize) -> Parsed {
-    match DataLine::parse(line) {
-        Err(why) => Parsed::Malformed(why),
-        Ok(d) if d.position.size() != size => Parsed::OtherSize,
-        Ok(d) => {
-            let trace = eval_trace(&d.position);
-            let (score, result) = d.mover_view();
-            Parsed::Kept(trace.phase, trace.terms, f64::from(score), result)
+impl<T> Parsed<T> {
+    /// Reads a line with `DataLine::parse` and, when its size is `size`, turns it by `keep`
+    /// (which may still refuse it with a reason).
+    pub fn of(line: &str, size: usize, keep: impl Fn(DataLine) -> Result<T, String>) -> Self {
+        match DataLine::parse(line) {
+            Err(why) => Parsed::Malformed(why),
+            Ok(d) if d.position.size() != size => Parsed::OtherSize,
+            Ok(d) => keep(d).map_or_else(Parsed::Malformed, Parsed::Kept),
         }
     }
+}
+
+/// The evaluation's row of a line: phase, trace, score and result from the mover's view.
+type EvalRow = (i32, Vec<(u16, i16)>, f64, f64);
+
+fn eval_row(d: DataLine) -> Result<EvalRow, String> {
+    let trace = eval_trace(&d.position);
+    let (score, result) = d.mover_view();
+    Ok((trace.phase, trace.terms, f64::from(score), result))
 }
 
 /// Reads the positions of `size` from `paths`. Errors: an unreadable file, or no usable line.
 pub fn load(paths: &[PathBuf], size: usize) -> Result<Loaded, String> {
     let mut data = Dataset::new(EvalWeights::feature_names(size).len());
+    let (files, examples) = read_files(
+        paths,
+        size,
+        |line| Parsed::of(line, size, eval_row),
+        |(phase, terms, score, result)| data.push(phase, &terms, score, result),
+    )?;
+    Ok(Loaded {
+        data,
+        files,
+        examples,
+    })
+}
+
+/// Reads every line of `paths`, turns each by `parse` (in parallel) and hands the kept ones
+/// to `keep` in file order. Returns the counts per file and the first malformed lines named.
+/// Errors: an unreadable file, or no line kept at all.
+pub fn read_files<T: Send>(
+    paths: &[PathBuf],
+    size: usize,
+    parse: impl Fn(&str) -> Parsed<T> + Sync,
+    mut keep: impl FnMut(T),
+) -> Result<(Vec<FileCounts>, Vec<String>), String> {
     let mut files = Vec::new();
     let mut examples = Vec::new();
     for path in paths {
-        let counts = load_file(path, size, &mut data, &mut examples)?;
+        let counts = read_file(path, &parse, &mut keep, &mut examples)?;
         files.push(counts);
     }
-    if data.is_empty() {
+    if files.iter().all(|f| f.used == 0) {
         let malformed: usize = files.iter().map(|f| f.malformed).sum();
         let other: usize = files.iter().map(|f| f.other_size).sum();
         let mut message = format!(
@@ -78,17 +114,13 @@ pub fn load(paths: &[PathBuf], size: usize) -> Result<Loaded, String> {
         }
         return Err(message);
     }
-    Ok(Loaded {
-        data,
-        files,
-        examples,
-    })
+    Ok((files, examples))
 }
 
-fn load_file(
+fn read_file<T: Send>(
     path: &Path,
-    size: usize,
-    data: &mut Dataset,
+    parse: &(impl Fn(&str) -> Parsed<T> + Sync),
+    keep: &mut impl FnMut(T),
     examples: &mut Vec<String>,
 ) -> Result<FileCounts, String> {
     let fail = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
@@ -117,13 +149,13 @@ fn load_file(
                 block.push((number, line));
             }
         }
-        let parsed: Vec<Parsed> = block.par_iter().map(|(_, l)| parse_line(l, size)).collect();
+        let parsed: Vec<Parsed<T>> = block.par_iter().map(|(_, l)| parse(l)).collect();
         for ((number, _), parsed) in block.iter().zip(parsed) {
             counts.lines += 1;
             match parsed {
-                Parsed::Kept(phase, terms, score, result) => {
+                Parsed::Kept(row) => {
                     counts.used += 1;
-                    data.push(phase, &terms, score, result);
+                    keep(row);
                 }
                 Parsed::OtherSize => counts.other_size += 1,
                 Parsed::Malformed(why) => {

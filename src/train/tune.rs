@@ -107,7 +107,7 @@ fn starting_weights(args: &TuneArgs) -> Result<EvalWeights, String> {
 }
 
 /// The command line as typed (for the header).
-fn command_line() -> String {
+pub(super) fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
 }
 

@@ -47,6 +47,19 @@ pub const fn square_class(file: usize, rank: usize, size: usize) -> usize {
     far * (far + 1) / 2 + near
 }
 
+/// The name of each symmetry class of a board of `size`, index = class: the class's square
+/// nearest a1 with file ≥ rank (a1, b1, b2, c1…).
+pub fn class_names(size: usize) -> Vec<String> {
+    let mut names = vec![String::new(); class_count(size)];
+    for far in 0..size.div_ceil(2) {
+        for near in 0..=far {
+            names[square_class(far, near, size)] =
+                format!("{}{}", (b'a' + far as u8) as char, near + 1);
+        }
+    }
+    names
+}
+
 /// Where each group of features starts in the weight vector of one size (feature `i` of a
 /// group is at `start + i`).
 #[derive(Clone, Copy, Debug)]
@@ -191,20 +204,16 @@ impl Layout {
         name(self.flat_win_now, "flat_win_now".into());
         name(self.flat_draw_now, "flat_draw_now".into());
         name(self.flat_loss_next, "flat_loss_next".into());
+        let class_names = class_names(self.size);
         for (k, kind) in KINDS.iter().enumerate() {
-            for far in 0..self.size.div_ceil(2) {
-                for near in 0..=far {
-                    // Named by the class's square nearest a1 with file ≥ rank: a1, b1, b2, c1…
-                    let square = format!("{}{}", (b'a' + far as u8) as char, near + 1);
-                    let class = square_class(far, near, self.size);
-                    name(
-                        self.psqt + k * self.classes + class,
-                        format!("psqt_{kind}_{square}"),
-                    );
-                    if k == 0 {
-                        name(self.support_psqt + class, format!("support_psqt_{square}"));
-                        name(self.captive_psqt + class, format!("captive_psqt_{square}"));
-                    }
+            for (class, square) in class_names.iter().enumerate() {
+                name(
+                    self.psqt + k * self.classes + class,
+                    format!("psqt_{kind}_{square}"),
+                );
+                if k == 0 {
+                    name(self.support_psqt + class, format!("support_psqt_{square}"));
+                    name(self.captive_psqt + class, format!("captive_psqt_{square}"));
                 }
             }
         }

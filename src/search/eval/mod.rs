@@ -12,13 +12,15 @@ mod terms;
 mod trace;
 mod weights;
 
+pub use features::{class_count, class_names, CLASSES};
+pub use terms::{span, Accumulator};
 pub use trace::{eval_trace, EvalTrace};
 pub use weights::EvalWeights;
 
 use super::EVAL_LIMIT;
 use crate::core::Position;
 use features::LAYOUTS;
-use terms::{evaluate_terms, phase, Accumulator};
+use terms::{evaluate_terms, phase};
 
 /// Sums of weight × count, opening and end apart.
 struct Weighted<'a> {

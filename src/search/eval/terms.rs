@@ -28,7 +28,7 @@ pub fn phase(pos: &Position) -> i32 {
 
 /// Ranks and files spanned by a set of squares, the larger of the two.
 #[inline]
-fn span(group: Bitboard) -> usize {
+pub fn span(group: Bitboard) -> usize {
     let mut files = 0u64;
     let mut ranks = 0u32;
     let mut bits = group.0;

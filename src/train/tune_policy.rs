@@ -1,0 +1,243 @@
+//! `menhir tune-policy`: fits one board size's move-ordering policy to the moves the search
+//! chose in self-play (data lines with a chosen move, see `data.rs`).
+//!
+//! The policy is linear in logits: `z = Σ w·count` over a move's features, and the loss is the
+//! softmax cross-entropy of the chosen move among all legal moves. Adam over shuffled
+//! mini-batches, from zero weights or `--init`; after each epoch the train and validation loss
+//! and the validation top-1 accuracy (how often the chosen move scores highest). The weights
+//! are written in ordering units, `--units` per logit, with a header naming the command and
+//! the data.
+
+use super::adam::Adam;
+use super::fit::split;
+use super::load::{read_files, Parsed};
+use super::output::AtomicFile;
+use super::policy_set::{PolicyRow, PolicySet};
+use super::tune::command_line;
+use crate::matchrun::record::today;
+use crate::search::policy::PolicyWeights;
+use clap::Args;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Flags of `menhir tune-policy`.
+#[derive(Args, Debug, Clone)]
+pub struct TunePolicyArgs {
+    /// Data files written by `menhir datagen` with chosen moves (six fields a line).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Board size whose positions are used and whose policy is fitted.
+    #[arg(long, default_value_t = 6)]
+    pub size: usize,
+    /// The policy weights file to write (through a temporary file, renamed when complete).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Starting weights: a fitted policy file (with its `units` line). Default: zero.
+    #[arg(long)]
+    pub init: Option<PathBuf>,
+    /// Ordering units per logit in the file written: how much one logit weighs against the
+    /// history table (whose values stay within ±16384).
+    #[arg(long, default_value_t = 1000.0)]
+    pub units: f64,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Positions per Adam step.
+    #[arg(long, default_value_t = 1024)]
+    pub batch: usize,
+    /// Adam step size, in logits.
+    #[arg(long, default_value_t = 0.01)]
+    pub lr: f64,
+    /// Fraction of the positions held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Seed of the validation split and the batch order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Pull toward the starting weights: keeps features that fire in few positions near it.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+fn check(args: &TunePolicyArgs) -> Result<(), String> {
+    if !(3..=8).contains(&args.size) {
+        return Err(format!("--size {} is not 3 to 8", args.size));
+    }
+    if !(0.0..1.0).contains(&args.validation) {
+        return Err(format!(
+            "--validation {} is not within 0..1 (1 excluded)",
+            args.validation
+        ));
+    }
+    if args.epochs == 0 || args.batch == 0 || args.threads == Some(0) {
+        return Err("--epochs, --batch and --threads must be at least 1".into());
+    }
+    for (flag, value) in [("--lr", args.lr), ("--units", args.units)] {
+        if !(value > 0.0 && value.is_finite()) {
+            return Err(format!("{flag} {value} must be a positive number"));
+        }
+    }
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        return Err(format!("--l2 {} must be 0 or a positive number", args.l2));
+    }
+    Ok(())
+}
+
+/// The starting logits: `--init` divided by its units, or zero.
+fn starting_logits(args: &TunePolicyArgs) -> Result<Vec<f64>, String> {
+    let features = PolicyWeights::feature_names(args.size).len();
+    let Some(path) = &args.init else {
+        return Ok(vec![0.0; features]);
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let weights = PolicyWeights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    if weights.size() != args.size {
+        return Err(format!(
+            "{} holds {}x{} weights, --size is {}",
+            path.display(),
+            weights.size(),
+            weights.size(),
+            args.size
+        ));
+    }
+    let units = weights.units().ok_or_else(|| {
+        format!(
+            "{}: no `units` line (hand-set weights are no logits to start from)",
+            path.display()
+        )
+    })?;
+    Ok((0..features)
+        .map(|i| f64::from(weights.get(i)) / units)
+        .collect())
+}
+
+/// Runs `menhir tune-policy`: progress on stderr, the weights in `--out`.
+pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
+    check(args)?;
+    let mut w = starting_logits(args)?;
+    let mut out = AtomicFile::create(&args.out)?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let started = Instant::now();
+    let mut data = PolicySet::new(w.len());
+    let (files, examples) = pool.install(|| {
+        read_files(
+            &args.files,
+            args.size,
+            |line| Parsed::of(line, args.size, |d| PolicyRow::of(&d)),
+            |row| data.push(&row),
+        )
+    })?;
+    for f in &files {
+        eprintln!(
+            "tune-policy: {}: {} lines, {} used, {} of other sizes, {} malformed",
+            f.path.display(),
+            f.lines,
+            f.used,
+            f.other_size,
+            f.malformed
+        );
+    }
+    for example in &examples {
+        eprintln!("tune-policy: malformed: {example}");
+    }
+    eprintln!(
+        "tune-policy: {} positions of size {} read and traced in {:.1} s",
+        data.len(),
+        args.size,
+        started.elapsed().as_secs_f64()
+    );
+
+    let (train, validation) = split(data.len(), args.validation, args.seed);
+    // Top-1 accuracy does not depend on the scale, so the built-in (perhaps hand-set) weights
+    // compare directly.
+    let builtin = PolicyWeights::builtin(args.size);
+    let builtin: Vec<f64> = (0..w.len()).map(|i| f64::from(builtin.get(i))).collect();
+    let (_, builtin_accuracy) = pool.install(|| data.evaluate(&validation, &builtin));
+    let (start_loss, start_accuracy) = pool.install(|| data.evaluate(&validation, &w));
+    eprintln!(
+        "tune-policy: {} training and {} validation positions; validation accuracy of the built-in weights {:.4}; start: loss {start_loss:.5} accuracy {start_accuracy:.4}",
+        train.len(),
+        validation.len(),
+        builtin_accuracy
+    );
+
+    let start = w.clone();
+    let mut adam = Adam::new(w.len(), args.lr);
+    let mut rng = StdRng::seed_from_u64(args.seed ^ 0x706F_6C69);
+    let mut order = train.clone();
+    let mut last = (0.0, start_loss, start_accuracy);
+    for epoch in 1..=args.epochs {
+        order.shuffle(&mut rng);
+        let mut train_loss = 0.0;
+        for batch in order.chunks(args.batch) {
+            let (loss, mut grad) = pool.install(|| data.gradient(batch, &w));
+            train_loss += loss * batch.len() as f64;
+            for ((g, &p), &p0) in grad.iter_mut().zip(&w).zip(&start) {
+                *g += args.l2 * (p - p0);
+            }
+            adam.step(&mut w, &grad);
+        }
+        train_loss /= order.len().max(1) as f64;
+        let (loss, accuracy) = pool.install(|| data.evaluate(&validation, &w));
+        last = (train_loss, loss, accuracy);
+        eprintln!(
+            "tune-policy: epoch {epoch}/{}: train {train_loss:.5} validation {loss:.5} accuracy {accuracy:.4} ({:.1} s)",
+            args.epochs,
+            started.elapsed().as_secs_f64()
+        );
+    }
+
+    let mut weights = PolicyWeights::zero(args.size)?;
+    weights.set_units(args.units)?;
+    for (i, &logit) in w.iter().enumerate() {
+        let max = f64::from(crate::search::policy::MAX_WEIGHT);
+        weights.set(i, (logit * args.units).round().clamp(-max, max) as i32);
+    }
+    let mut header = vec![
+        format!("written by: {}", command_line()),
+        format!("date: {}", today()),
+    ];
+    for f in &files {
+        header.push(format!(
+            "data: {} ({} lines, {} used)",
+            f.path.display(),
+            f.lines,
+            f.used
+        ));
+    }
+    header.push(format!(
+        "{} training and {} validation positions, {} epochs, batch {}, lr {}, l2 {}, {} units a logit",
+        train.len(),
+        validation.len(),
+        args.epochs,
+        args.batch,
+        args.lr,
+        args.l2,
+        args.units
+    ));
+    header.push(format!(
+        "validation: loss {:.5}, top-1 accuracy {:.4} (start: loss {start_loss:.5}, accuracy {start_accuracy:.4}; built-in weights' accuracy {builtin_accuracy:.4}); train loss {:.5}",
+        last.1, last.2, last.0
+    ));
+    out.write(&weights.to_text(&header))?;
+    out.finish()?;
+    eprintln!(
+        "tune-policy: wrote {} in {:.1} s",
+        args.out.display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

@@ -1,9 +1,11 @@
 //! Criterion benchmarks of the game core: the three perft targets of issue 2 and move
-//! generation on midgame positions. Run with `cargo bench --bench perft` (a few minutes);
-//! one group with `cargo bench --bench perft -- movegen`.
+//! generation on midgame positions, with what the search's move picker adds to it (the
+//! policy's per-node context and the score of every move). Run with `cargo bench --bench perft`
+//! (a few minutes); one group with `cargo bench --bench perft -- movegen`.
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
-use menhir::core::{MoveList, Perft, PerftMode, Position};
+use menhir::core::{Move, MoveList, Perft, PerftMode, Position};
+use menhir::search::policy::{policy_score, PolicyContext, PolicyWeights};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -76,6 +78,19 @@ fn movegen(c: &mut Criterion) {
         });
         group.bench_function(format!("count {name}"), |b| {
             b.iter(|| black_box(&pos).count_moves())
+        });
+        group.bench_function(format!("policy context {name}"), |b| {
+            b.iter(|| PolicyContext::new(black_box(&pos), Move::NULL))
+        });
+        group.bench_function(format!("policy context and scores {name}"), |b| {
+            let weights = PolicyWeights::builtin(pos.size());
+            b.iter(|| {
+                let ctx = PolicyContext::new(black_box(&pos), Move::NULL);
+                moves
+                    .iter()
+                    .map(|&mv| policy_score(&pos, &ctx, mv, weights))
+                    .sum::<i32>()
+            })
         });
         group.bench_function(format!("make/unmake all {name}"), |b| {
             let mut pos = pos.clone();

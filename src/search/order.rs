@@ -7,7 +7,7 @@
 //! cutoff usually comes early and then sorting would be wasted.
 
 use super::history::History;
-use super::policy::{policy_score, PolicyContext, PolicyWeights};
+use super::policy::{score_moves, PolicyContext, PolicyWeights};
 use crate::core::{Bitboard, Move, MoveList, Position};
 
 /// Where the picker is.
@@ -101,19 +101,19 @@ impl MovePicker {
                     keys.clear();
                     let ctx = PolicyContext::new(pos, self.last);
                     let weights = PolicyWeights::builtin(pos.size());
-                    for &mv in moves.iter() {
+                    let me = pos.to_move();
+                    score_moves(pos, &ctx, weights, moves.as_slice(), |mv, policy| {
                         if mv == self.table_move || self.killers.contains(&mv) {
-                            continue;
+                            return;
                         }
                         let block = if mv.is_placement() && self.hot.contains(mv.square()) {
                             BLOCK_BONUS
                         } else {
                             0
                         };
-                        let score = (policy_score(pos, &ctx, mv, weights) + block) as i64
-                            + history.score(pos.to_move(), mv) as i64;
+                        let score = (policy + block) as i64 + history.score(me, mv) as i64;
                         keys.push((((score + SCORE_OFFSET) as u64) << 16) | mv.to_bits() as u64);
-                    }
+                    });
                     self.stage = Stage::Rest;
                 }
                 Stage::Rest => {

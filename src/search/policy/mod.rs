@@ -13,13 +13,13 @@ mod terms;
 mod weights;
 
 pub use features::Layout as PolicyLayout;
-pub use terms::PolicyContext;
+pub use terms::{PolicyContext, SquareFacts};
 pub use weights::{PolicyWeights, MAX_WEIGHT};
 
 use super::eval::Accumulator;
 use crate::core::{Move, Position};
 use features::LAYOUTS;
-use terms::move_terms;
+use terms::{move_terms, placement_terms, spread_terms};
 
 /// The sum of weight × count.
 struct Weighted<'a> {
@@ -42,6 +42,36 @@ pub fn policy_score(pos: &Position, ctx: &PolicyContext, mv: Move, weights: &Pol
     let mut sum = Weighted { weights, sum: 0 };
     move_terms(pos, ctx, &LAYOUTS[pos.size()], mv, &mut sum);
     sum.sum
+}
+
+/// Scores a node's moves in generation order: `keep(move, score)` for each, as `policy_score`
+/// gives it, but reading each square once for all the kinds placed on it (the generator
+/// lists a square's placements together).
+#[inline]
+pub fn score_moves(
+    pos: &Position,
+    ctx: &PolicyContext,
+    weights: &PolicyWeights,
+    moves: &[Move],
+    mut keep: impl FnMut(Move, i32),
+) {
+    debug_assert_eq!(weights.size(), pos.size());
+    let layout = &LAYOUTS[pos.size()];
+    let mut facts: Option<SquareFacts> = None;
+    for &mv in moves {
+        let mut sum = Weighted { weights, sum: 0 };
+        if mv.is_placement() {
+            let sq = mv.square();
+            let f = match facts {
+                Some(f) if f.square() == sq => f,
+                _ => *facts.insert(SquareFacts::of(pos, ctx, sq)),
+            };
+            placement_terms(&f, layout, mv.kind(), &mut sum);
+        } else {
+            spread_terms(pos, ctx, layout, mv, &mut sum);
+        }
+        keep(mv, sum.sum);
+    }
 }
 
 /// Appends to `out`.
@@ -69,7 +99,8 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    /// The score is the trace weighed: one code path, two uses.
+    /// The score is the trace weighed: one code path, two uses; scoring a node's moves at once
+    /// gives each move's score.
     #[test]
     fn the_score_is_the_trace_weighed_on_random_positions_of_every_size() {
         let mut rng = StdRng::seed_from_u64(17);
@@ -99,6 +130,17 @@ mod tests {
                 let ctx = PolicyContext::new(&pos, last);
                 moves.clear();
                 pos.generate_moves(&mut moves);
+                let mut batch = Vec::new();
+                score_moves(&pos, &ctx, &weights, moves.as_slice(), |mv, score| {
+                    batch.push((mv, score))
+                });
+                assert_eq!(batch.len(), moves.len());
+                for (&mv, &(batched, score)) in moves.as_slice().iter().zip(&batch) {
+                    assert_eq!(
+                        (mv, score),
+                        (batched, policy_score(&pos, &ctx, mv, &weights))
+                    );
+                }
                 for &mv in moves.as_slice() {
                     trace.clear();
                     policy_trace(&pos, &ctx, mv, &mut trace);

@@ -108,6 +108,55 @@ fn end_square(mv: Move, size: usize) -> Square {
     sq
 }
 
+/// What a placement's features read of its square, whatever the kind placed: computed once
+/// per square when several kinds are scored there.
+#[derive(Clone, Copy, Debug)]
+pub struct SquareFacts {
+    square: Square,
+    class: usize,
+    own_adjacent: usize,
+    their_adjacent: usize,
+    joins: usize,
+    /// Span of the own group a road piece here makes.
+    road_span: usize,
+    block_span: usize,
+    their_critical: bool,
+    near_last: bool,
+    their_tall: i32,
+    their_caps: i32,
+}
+
+impl SquareFacts {
+    /// The facts of `sq` in `pos` (with context `ctx`).
+    #[inline]
+    pub fn of(pos: &Position, ctx: &PolicyContext, sq: Square) -> SquareFacts {
+        let me = ctx.me;
+        let here = Bitboard::from_square(sq);
+        let around = here.neighbours(ctx.board);
+        let (joins, joined) = ctx.own.touching(around);
+        let (_, blocked) = ctx.theirs.touching(around);
+        SquareFacts {
+            square: sq,
+            class: CLASSES[pos.size()].of_square[sq.index()] as usize,
+            own_adjacent: (around & pos.road_pieces(me)).count() as usize,
+            their_adjacent: (around & pos.tops(!me)).count() as usize,
+            joins,
+            road_span: span(joined | here),
+            block_span: if blocked.is_empty() { 0 } else { span(blocked) },
+            their_critical: ctx.their_critical.contains(sq),
+            near_last: ctx.near_last.contains(sq),
+            their_tall: (around & ctx.their_tall).count() as i32,
+            their_caps: (around & pos.tops(!me) & pos.caps()).count() as i32,
+        }
+    }
+
+    /// The square these facts are of.
+    #[inline]
+    pub fn square(&self) -> Square {
+        self.square
+    }
+}
+
 /// Feeds the features of `mv` (legal in `pos`, whose context is `ctx`) to `acc`.
 #[inline(always)]
 pub fn move_terms<A: Accumulator>(
@@ -118,61 +167,56 @@ pub fn move_terms<A: Accumulator>(
     acc: &mut A,
 ) {
     if mv.is_placement() {
-        placement_terms(pos, ctx, l, mv, acc);
+        placement_terms(&SquareFacts::of(pos, ctx, mv.square()), l, mv.kind(), acc);
     } else {
         spread_terms(pos, ctx, l, mv, acc);
     }
 }
 
+/// Feeds the features of placing `kind` on the square of `facts` to `acc`.
 #[inline(always)]
-fn placement_terms<A: Accumulator>(
-    pos: &Position,
-    ctx: &PolicyContext,
+pub fn placement_terms<A: Accumulator>(
+    facts: &SquareFacts,
     l: &Layout,
-    mv: Move,
+    kind: PieceKind,
     acc: &mut A,
 ) {
-    let me = ctx.me;
-    let sq = mv.square();
-    let here = Bitboard::from_square(sq);
-    let around = here.neighbours(ctx.board);
-    let k = mv.kind() as usize;
+    let k = kind as usize;
     let spans = l.size + 1;
-    let class = CLASSES[l.size].of_square[sq.index()] as usize;
-    acc.add(l.place_psqt + k * l.classes + class, 1);
-    let own = (around & pos.road_pieces(me)).count() as usize;
-    let theirs = (around & pos.tops(!me)).count() as usize;
-    acc.add(l.place_own_adjacent + k * NEIGHBOURS + own, 1);
-    acc.add(l.place_their_adjacent + k * NEIGHBOURS + theirs, 1);
-    let (joins, joined) = ctx.own.touching(around);
-    acc.add(l.place_joins + k * NEIGHBOURS + joins, 1);
-    let made = if mv.kind() == PieceKind::Wall {
+    acc.add(l.place_psqt + k * l.classes + facts.class, 1);
+    acc.add(
+        l.place_own_adjacent + k * NEIGHBOURS + facts.own_adjacent,
+        1,
+    );
+    acc.add(
+        l.place_their_adjacent + k * NEIGHBOURS + facts.their_adjacent,
+        1,
+    );
+    acc.add(l.place_joins + k * NEIGHBOURS + facts.joins, 1);
+    // A wall joins nothing.
+    let made = if kind == PieceKind::Wall {
         0
     } else {
-        span(joined | here)
+        facts.road_span
     };
     acc.add(l.place_span + k * spans + made, 1);
-    let (_, blocked) = ctx.theirs.touching(around);
-    let block_span = if blocked.is_empty() { 0 } else { span(blocked) };
-    acc.add(l.place_block_span + k * spans + block_span, 1);
-    if ctx.their_critical.contains(sq) {
+    acc.add(l.place_block_span + k * spans + facts.block_span, 1);
+    if facts.their_critical {
         acc.add(l.place_their_critical + k, 1);
     }
-    if ctx.near_last.contains(sq) {
+    if facts.near_last {
         acc.add(l.place_near_last + k, 1);
     }
-    let tall = (around & ctx.their_tall).count() as i32;
-    if tall != 0 {
-        acc.add(l.place_their_tall + k, tall);
+    if facts.their_tall != 0 {
+        acc.add(l.place_their_tall + k, facts.their_tall);
     }
-    let caps = (around & pos.tops(!me) & pos.caps()).count() as i32;
-    if caps != 0 {
-        acc.add(l.place_their_cap + k, caps);
+    if facts.their_caps != 0 {
+        acc.add(l.place_their_cap + k, facts.their_caps);
     }
 }
 
 #[inline(always)]
-fn spread_terms<A: Accumulator>(
+pub fn spread_terms<A: Accumulator>(
     pos: &Position,
     ctx: &PolicyContext,
     l: &Layout,
@@ -199,7 +243,10 @@ fn spread_terms<A: Accumulator>(
     if height > count && !mine(stack.bits() >> (height - count - 1)) {
         gives += 1;
     }
-    let mut sq = from;
+    let (own_tops, their_tops) = (pos.tops(me), pos.tops(!me));
+    // A legal spread stays on the board, so each step is a fixed change of index.
+    let step = mv.direction().offset();
+    let mut index = from.index() as isize;
     let mut mask = mv.drop_mask() as u32;
     let mut dropped = 0;
     let mut end = from;
@@ -207,16 +254,19 @@ fn spread_terms<A: Accumulator>(
         let n = mask.trailing_zeros() + 1;
         mask >>= n;
         dropped += n;
-        sq = sq.step(mv.direction(), size).unwrap_or(sq);
+        index += step;
+        let sq = Square::from_index_unchecked(index as u8);
         touched.set(sq);
         end = sq;
         let ours_after = mine(hand >> (dropped - 1));
-        match pos.stack(sq).top() {
-            None if ours_after => new_tops += 1,
-            None => {}
-            Some(c) if c == me && !ours_after => gives += 1,
-            Some(c) if c != me && ours_after => captures += 1,
-            Some(_) => {}
+        if ours_after {
+            if their_tops.contains(sq) {
+                captures += 1;
+            } else if !own_tops.contains(sq) {
+                new_tops += 1;
+            }
+        } else if own_tops.contains(sq) {
+            gives += 1;
         }
         // Only the last square can end under a wall; a flat or capstone of ours blocks.
         let road_piece = ours_after && (mask != 0 || kind != PieceKind::Wall);

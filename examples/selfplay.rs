@@ -2,8 +2,9 @@
 //! fixed-node games from seeded random openings, each opening with both colours.
 //!
 //! Run: `cargo run --release --example selfplay -- <feature> [games_per_size] [nodes]`
-//! where `<feature>` is `null_move`, `late_move_reduction`, `reverse_futility` or
-//! `late_move_pruning`; the "A" engine has it on, "B" off. Prints wins/draws/losses for A.
+//! where `<feature>` is `null_move`, `late_move_reduction`, `reverse_futility`,
+//! `late_move_pruning`, `correction_history` or `improving`; the "A" engine has it on, "B" off.
+//! Prints wins/draws/losses for A.
 
 use menhir::core::{Color, MoveList, Position};
 use menhir::search::{Features, Limits, Searcher};
@@ -73,6 +74,8 @@ fn main() {
         "late_move_reduction" => (on.late_move_reduction, off.late_move_reduction) = (true, false),
         "reverse_futility" => (on.reverse_futility, off.reverse_futility) = (true, false),
         "late_move_pruning" => (on.late_move_pruning, off.late_move_pruning) = (true, false),
+        "correction_history" => (on.correction_history, off.correction_history) = (true, false),
+        "improving" => (on.improving, off.improving) = (true, false),
         other => panic!("unknown feature {other}"),
     }
     let mut a = Searcher::new(16, 1);

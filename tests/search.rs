@@ -3,7 +3,7 @@
 //! Run: `cargo test --release --test search`.
 
 use menhir::core::Position;
-use menhir::search::{Limits, Searcher};
+use menhir::search::{Features, Limits, Searcher};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -197,11 +197,16 @@ fn analyze_prints_info_and_bestmove_and_rejects_bad_input() {
     }
 }
 
-/// The node count of `menhir bench` (default depth, one thread, fresh table) as of 60406ed.
-/// It is the search's signature: a commit that changes the search (or the evaluation, the move
-/// order, the bench positions) changes it, and must update this number and say so in its
-/// message, with the new count ("bench 2056959 nodes").
-const BENCH_SIGNATURE: u64 = 2_056_959;
+/// The node count of `menhir bench` (default depth, one thread, fresh table) since correction
+/// history and the improving flag (issue 12, point 2). It is the search's signature: a commit
+/// that changes the search (or the evaluation, the move order, the bench positions) changes it,
+/// and must update this number and say so in its message, with the new count ("bench 1586673
+/// nodes").
+const BENCH_SIGNATURE: u64 = 1_586_673;
+
+/// The bench signature before correction history and the improving flag (5092537): with both
+/// switched off the search is that search again, node for node.
+const BENCH_SIGNATURE_WITHOUT_CORRECTION: u64 = 2_056_959;
 
 #[test]
 fn bench_signature_is_pinned() {
@@ -264,4 +269,56 @@ fn bench_searches_a_position_file_and_names_a_bad_line() {
         assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `menhir bench`'s searches (its positions, depths, table size and one thread) through the
+/// library with the `CorrectionHistory` and `Improving` switches off give the node count of the
+/// search before them: the switches restore it exactly (what an A/B match relies on). Each
+/// switch alone changes it.
+#[test]
+fn correction_and_improving_switched_off_restore_the_old_search() {
+    use menhir::commands::{default_depth, BENCH_POSITIONS};
+    let bench_nodes = |features: Features| {
+        let mut searcher = Searcher::new(16, 1);
+        searcher.set_features(features);
+        let stop = AtomicBool::new(false);
+        let mut nodes = 0;
+        for &(half_komi, tps) in BENCH_POSITIONS {
+            let mut pos = Position::from_tps(tps).unwrap();
+            pos.set_half_komi(half_komi);
+            searcher.new_game();
+            let limits = Limits {
+                depth: Some(default_depth(pos.size())),
+                ..Limits::default()
+            };
+            nodes += searcher
+                .search(&pos, &limits, &stop, &mut |_| {})
+                .info
+                .nodes;
+        }
+        nodes
+    };
+    let off = Features {
+        correction_history: false,
+        improving: false,
+        ..Features::default()
+    };
+    assert_eq!(bench_nodes(off), BENCH_SIGNATURE_WITHOUT_CORRECTION);
+    assert_eq!(bench_nodes(Features::default()), BENCH_SIGNATURE);
+    for one in [
+        Features {
+            correction_history: false,
+            ..Features::default()
+        },
+        Features {
+            improving: false,
+            ..Features::default()
+        },
+    ] {
+        let nodes = bench_nodes(one);
+        assert!(
+            nodes != BENCH_SIGNATURE && nodes != BENCH_SIGNATURE_WITHOUT_CORRECTION,
+            "{one:?}: {nodes}"
+        );
+    }
 }

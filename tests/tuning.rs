@@ -7,14 +7,14 @@
 mod common;
 
 use common::{Engine, PROMPT};
-use menhir::search::PARAMS;
+use menhir::search::{FEATURES, PARAMS};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 const MENHIR: &str = env!("CARGO_BIN_EXE_menhir");
 
-/// The advertised line of every search parameter.
+/// The advertised line of every search parameter, then of every pruning switch.
 fn parameter_lines() -> Vec<String> {
     PARAMS
         .iter()
@@ -24,6 +24,11 @@ fn parameter_lines() -> Vec<String> {
                 p.name, p.default, p.min, p.max
             )
         })
+        .chain(
+            FEATURES
+                .iter()
+                .map(|f| format!("option name {} type check default true", f.name)),
+        )
         .collect()
 }
 
@@ -92,7 +97,7 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
         let options = engine.options();
         assert_eq!(
             options.len(),
-            5 + PARAMS.len(),
+            5 + PARAMS.len() + FEATURES.len(),
             "{args:?} {env:?}: {options:?}"
         );
         assert_eq!(options[5..], parameter_lines()[..], "{args:?} {env:?}");
@@ -148,6 +153,37 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
     assert_eq!(engine.nodes_at_depth(5), default);
     engine.send("quit");
     assert!(engine.exit_within(PROMPT).is_some());
+}
+
+/// A pruning switch set over TEI changes a fixed-depth search, and switching it back on
+/// restores it; a bad value is refused and changes nothing. Without tuning mode it is unknown.
+#[test]
+fn a_pruning_switch_turns_its_rule_off_and_on() {
+    let mut engine = Engine::spawn_with(&["tei", "--tune"], &[], |_| {});
+    engine.options();
+    let default = engine.nodes_at_depth(6);
+    let answer = engine.answer("setoption name CorrectionHistory value maybe");
+    assert_eq!(answer.len(), 1, "{answer:?}");
+    assert!(answer[0].starts_with("info string error: "), "{answer:?}");
+    assert_eq!(engine.nodes_at_depth(6), default);
+    for name in ["CorrectionHistory", "Improving"] {
+        assert_eq!(
+            engine.answer(&format!("setoption name {name} value false")),
+            Vec::<String>::new()
+        );
+        assert_ne!(engine.nodes_at_depth(6), default, "{name} off");
+        engine.answer(&format!("setoption name {name} value true"));
+        assert_eq!(engine.nodes_at_depth(6), default, "{name} back on");
+    }
+    engine.send("quit");
+    assert!(engine.exit_within(PROMPT).is_some());
+
+    let mut plain = Engine::spawn(|_| {});
+    let answer = plain.answer("setoption name CorrectionHistory value false");
+    assert!(
+        answer[0].starts_with("info string error: unknown option"),
+        "{answer:?}"
+    );
 }
 
 /// A fresh directory for one test.

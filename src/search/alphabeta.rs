@@ -3,15 +3,17 @@
 //! Every node first asks whether the game is over, then whether the side to move has a road in
 //! one (it takes it). At the horizon a side facing a road in one ("Tak") keeps searching a
 //! couple of plies so it sees whether it can block. The worker owns its position, per-ply move
-//! buffers, history and PV table; it shares only the transposition table and the stop flags.
+//! buffers, history, correction history and PV table; it shares only the transposition table
+//! and the stop flags.
 
+use super::correction::CorrectionHistory;
 use super::eval::evaluate;
 use super::history::History;
 use super::order::MovePicker;
 use super::params::{MAX_PLY, POLL_INTERVAL};
 use super::road::opponent_threatens;
 use super::tt::{Bound, TranspositionTable};
-use super::{score_is_win, Features, SearchParams, MAX_MULTIPV, WIN};
+use super::{score_is_win, Features, SearchParams, EVAL_LIMIT, MAX_MULTIPV, WIN};
 use crate::core::{Bitboard, GameResult, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -56,6 +58,10 @@ pub struct Worker {
     frames: Vec<Frame>,
     /// Move-ordering memory.
     pub history: History,
+    /// How far the static evaluation missed, by side to move and tops.
+    pub correction: CorrectionHistory,
+    /// The (corrected) static evaluation of each ply of the current line, for `improving`.
+    evals: [i32; MAX_PLY + 2],
     pv: Vec<[Move; MAX_PLY + 1]>,
     /// The move made at each ply of the current line (`Move::NULL` for a null move).
     played: [Move; MAX_PLY + 2],
@@ -97,6 +103,8 @@ impl Worker {
                 })
                 .collect(),
             history: History::default(),
+            correction: CorrectionHistory::default(),
+            evals: [0; MAX_PLY + 2],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             played: [Move::NULL; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 1],
@@ -275,22 +283,41 @@ impl Worker {
             }
         }
 
-        // Step 7. Static evaluation and the opponent's road threat, found lazily: pruning
-        // below is only safe when the opponent has no road in one.
+        // Step 7. Static evaluation, corrected by what searches of positions where White, or
+        // Black, tops the same squares found (correction history, `correction.rs`; within the
+        // evaluation limit, so never a win score), and the opponent's road threat, found
+        // lazily: pruning below is only safe when the opponent has no road in one.
+        // "Improving": the side to move's corrected evaluation is above its value two plies up
+        // this line, so a fail high is likelier (reverse futility prunes sooner) and a late
+        // move more likely to matter (late-move pruning and reductions ease off). Every
+        // ancestor of a node of depth 1 or more passed here, so the entry two plies up is this
+        // line's.
+        let params = &shared.params;
         let static_eval = evaluate(&self.pos);
+        let correction_slots = CorrectionHistory::slots(&self.pos);
+        let eval = if shared.features.correction_history {
+            let correction = self
+                .correction
+                .correction(correction_slots, params.correction_limit);
+            (static_eval + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        } else {
+            static_eval
+        };
+        self.evals[ply] = eval;
+        let improving = shared.features.improving && ply >= 2 && eval > self.evals[ply - 2];
         let mut threatened: Option<bool> = None;
 
         // Step 8. Reverse futility: far above beta near the horizon, a quiet position stays
-        // above it. Safe only without a road threat against us.
-        let params = &shared.params;
+        // above it; a ply less margin when improving. Safe only without a road threat against
+        // us.
         if shared.features.reverse_futility
             && !PV
             && depth <= params.reverse_futility_depth
             && !score_is_win(beta.abs())
-            && static_eval - params.reverse_futility_margin * depth >= beta
+            && eval - params.reverse_futility_margin * (depth - improving as i32) >= beta
             && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
         {
-            return static_eval;
+            return eval;
         }
 
         // Step 9. Null move: if passing still fails high, a real move will too. Tak has no
@@ -301,7 +328,7 @@ impl Worker {
             && !PV
             && allow_null
             && depth >= params.null_move_depth
-            && static_eval >= beta
+            && eval >= beta
             && !score_is_win(beta.abs())
             && self.pos.stones(me) as i32 >= params.null_move_min_stones
             && self.pos.empty().count() as i32 >= params.null_move_min_empty
@@ -360,13 +387,15 @@ impl Worker {
             }
             // Late-move pruning: near the horizon, moves this far down the order rarely
             // matter (most are walls and long spreads). Not under a road threat, where the
-            // one blocking move may come late, nor in a lost or won window.
+            // one blocking move may come late, nor in a lost or won window. Improving, it
+            // keeps as many moves as one ply deeper.
+            let lmp_depth = depth + improving as i32;
             if shared.features.late_move_pruning
                 && !PV
                 && depth <= params.late_move_pruning_depth
                 && searched
                     >= (params.late_move_pruning_base
-                        + params.late_move_pruning_factor * depth * depth)
+                        + params.late_move_pruning_factor * lmp_depth * lmp_depth)
                         as usize
                 && picker.stage() == super::order::Stage::Rest
                 && !score_is_win(alpha.abs())
@@ -382,7 +411,7 @@ impl Worker {
                 score = -self.negamax::<PV>(shared, depth - 1, ply + 1, -beta, -alpha, true);
             } else {
                 // Moves that make a road threat ("Tak") and moves played while facing one are
-                // the tactics of Tak: they keep their full depth.
+                // the tactics of Tak: they keep their full depth. Improving, a ply less.
                 let reduction = if shared.features.late_move_reduction
                     && depth >= params.late_move_reduction_depth
                     && searched > params.late_move_reduction_moves as usize + PV as usize * 2
@@ -392,7 +421,8 @@ impl Worker {
                 {
                     let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
                         - self.history.score(me, mv) / params.late_move_reduction_history
-                        - PV as i32;
+                        - PV as i32
+                        - improving as i32;
                     r.clamp(0, depth - 2)
                 } else {
                     0
@@ -459,7 +489,8 @@ impl Worker {
             return 0;
         }
 
-        // Step 12. Remember: killers and history for a quiet cutoff, and the table entry.
+        // Step 12. Remember: killers and history for a quiet cutoff, the correction history,
+        // and the table entry.
         if best_score >= beta {
             self.cutoffs += 1;
             self.first_move_cutoffs += (searched == 1) as u64;
@@ -479,6 +510,27 @@ impl Worker {
         } else {
             Bound::Upper
         };
+        // The correction moves toward this node's error only when the bound says which way:
+        // a fail high above the corrected evaluation, a fail low below it, or an exact score;
+        // never from a forced result (not an evaluation error) nor from MultiPV's later lines
+        // (which leave no trace, see `multipv`).
+        if shared.features.correction_history
+            && self.excluded_len == 0
+            && !score_is_win(best_score.abs())
+            && match bound {
+                Bound::Exact => true,
+                Bound::Lower => best_score > eval,
+                Bound::Upper => best_score < eval,
+            }
+        {
+            self.correction.update(
+                correction_slots,
+                best_score - static_eval,
+                depth,
+                params.correction_limit,
+                params.correction_weight,
+            );
+        }
         let stored_move = if bound == Bound::Upper {
             table_move
         } else {

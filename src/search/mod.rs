@@ -15,6 +15,7 @@
 
 mod alphabeta;
 mod clock_lag;
+mod correction;
 mod eval;
 mod history;
 mod multipv;
@@ -29,7 +30,9 @@ pub mod wdl;
 
 pub use eval::{eval_trace, evaluate, evaluate_with, EvalTrace, EvalWeights};
 pub use multipv::MAX_MULTIPV;
-pub use params::{find_param, Features, ParamSpec, SearchParams, MAX_PLY, PARAMS};
+pub use params::{
+    find_param, FeatureSpec, Features, ParamSpec, SearchParams, FEATURES, MAX_PLY, PARAMS,
+};
 
 use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
@@ -225,7 +228,7 @@ impl Searcher {
         self.multipv = lines.clamp(1, MAX_MULTIPV);
     }
 
-    /// Switches pruning rules on or off (for A/B self-play; all on by default).
+    /// Switches pruning rules on or off (for A/B self-play and matches; all on by default).
     pub fn set_features(&mut self, features: Features) {
         self.features = features;
     }
@@ -253,6 +256,7 @@ impl Searcher {
         self.set_hash_mb(self.hash_mb);
         for w in &mut self.workers {
             w.history.clear();
+            w.correction.clear();
         }
         self.clock_lag.clear();
     }

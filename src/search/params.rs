@@ -58,6 +58,11 @@ pub struct SearchParams {
     /// Extra plies a leaf may search while the side to move faces a road in one ("Tak"): the
     /// leaf must find a block, or it sees the loss.
     pub tak_extension_plies: i32,
+    /// Correction history: the largest correction, in centi-flats, either way.
+    pub correction_limit: i32,
+    /// Correction history: the largest weight of one update, out of 256 (a node of depth `d`
+    /// weighs `min(d + 1, this)`).
+    pub correction_weight: i32,
 }
 
 /// One tunable parameter: its TEI option name, the engine's value, and the range the option
@@ -103,7 +108,7 @@ macro_rules! param {
 }
 
 /// Every tunable parameter, in the order the TEI options are listed.
-pub const PARAMS: [ParamSpec; 16] = [
+pub const PARAMS: [ParamSpec; 18] = [
     param!(aspiration_window, "AspirationWindow", 40, 5..=400),
     param!(aspiration_depth, "AspirationDepth", 4, 2..=12),
     param!(reverse_futility_depth, "ReverseFutilityDepth", 3, 0..=8),
@@ -145,6 +150,8 @@ pub const PARAMS: [ParamSpec; 16] = [
     param!(late_move_pruning_base, "LateMovePruningBase", 8, 1..=40),
     param!(late_move_pruning_factor, "LateMovePruningFactor", 5, 0..=20),
     param!(tak_extension_plies, "TakExtensionPlies", 2, 0..=6),
+    param!(correction_limit, "CorrectionLimit", 300, 10..=2000),
+    param!(correction_weight, "CorrectionWeight", 16, 1..=128),
 ];
 
 /// The parameter called `name` (case-insensitive, as TEI option names are).
@@ -171,6 +178,8 @@ impl Default for SearchParams {
             late_move_pruning_base: 0,
             late_move_pruning_factor: 0,
             tak_extension_plies: 0,
+            correction_limit: 0,
+            correction_weight: 0,
         };
         for spec in &PARAMS {
             spec.set(&mut params, spec.default);
@@ -202,6 +211,13 @@ pub struct Features {
     pub reverse_futility: bool,
     /// Late-move pruning.
     pub late_move_pruning: bool,
+    /// Correction history: the static evaluation the pruning rules read is corrected by what
+    /// searches of positions where either colour tops the same squares found (`correction.rs`).
+    pub correction_history: bool,
+    /// The "improving" flag: when the side to move's corrected evaluation is above its value two
+    /// plies earlier, reverse futility takes a ply off its margin and late-move pruning and
+    /// reductions are a step less aggressive.
+    pub improving: bool,
 }
 
 impl Default for Features {
@@ -211,9 +227,54 @@ impl Default for Features {
             late_move_reduction: true,
             reverse_futility: true,
             late_move_pruning: true,
+            correction_history: true,
+            improving: true,
         }
     }
 }
+
+/// One pruning switch as a TEI option (tuning mode only, like [`PARAMS`]): a check option, on
+/// by default, so an A/B match can turn one rule off in one engine
+/// (`args=tei --tune,option.CorrectionHistory=false`).
+#[derive(Clone, Copy, Debug)]
+pub struct FeatureSpec {
+    /// The TEI option name.
+    pub name: &'static str,
+    get: fn(&Features) -> bool,
+    set: fn(&mut Features, bool),
+}
+
+impl FeatureSpec {
+    /// Whether this switch is on in `features`.
+    pub fn get(&self, features: &Features) -> bool {
+        (self.get)(features)
+    }
+
+    /// Turns this switch on or off in `features`.
+    pub fn set(&self, features: &mut Features, on: bool) {
+        (self.set)(features, on)
+    }
+}
+
+macro_rules! feature {
+    ($field:ident, $name:literal) => {
+        FeatureSpec {
+            name: $name,
+            get: |f| f.$field,
+            set: |f, on| f.$field = on,
+        }
+    };
+}
+
+/// Every pruning switch, in the order the TEI options are listed (after [`PARAMS`]).
+pub const FEATURES: [FeatureSpec; 6] = [
+    feature!(null_move, "NullMove"),
+    feature!(late_move_reduction, "LateMoveReduction"),
+    feature!(reverse_futility, "ReverseFutility"),
+    feature!(late_move_pruning, "LateMovePruning"),
+    feature!(correction_history, "CorrectionHistory"),
+    feature!(improving, "Improving"),
+];
 
 #[cfg(test)]
 mod tests {
@@ -234,6 +295,17 @@ mod tests {
             }
         }
         assert_eq!(find_param("nullmovedepth").unwrap().name, "NullMoveDepth");
+        let features = Features::default();
+        for (i, spec) in FEATURES.iter().enumerate() {
+            assert!(spec.get(&features), "{} is on by default", spec.name);
+            for other in FEATURES[i + 1..]
+                .iter()
+                .map(|f| f.name)
+                .chain(PARAMS.map(|p| p.name))
+            {
+                assert!(!spec.name.eq_ignore_ascii_case(other), "{}", spec.name);
+            }
+        }
         assert!(find_param("MaxPly").is_none());
     }
 
@@ -252,6 +324,18 @@ mod tests {
                     "{} then {}",
                     spec.name,
                     other.name
+                );
+            }
+        }
+        for spec in &FEATURES {
+            let mut features = Features::default();
+            spec.set(&mut features, false);
+            for other in &FEATURES {
+                assert_eq!(
+                    other.get(&features),
+                    other.name != spec.name,
+                    "{}",
+                    spec.name
                 );
             }
         }

@@ -6,7 +6,7 @@
 
 use super::info::{format_info, InfoStyle};
 use crate::core::{Move, MoveList, Position};
-use crate::search::{Limits, SearchParams, Searcher};
+use crate::search::{Features, Limits, SearchParams, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -24,6 +24,7 @@ struct Settings {
     threads: usize,
     multipv: usize,
     params: SearchParams,
+    features: Features,
 }
 
 /// The searcher, its settings and the running search, if any.
@@ -52,6 +53,7 @@ impl Engine {
             threads,
             multipv: 1,
             params: SearchParams::default(),
+            features: Features::default(),
         };
         Engine {
             out,
@@ -87,6 +89,7 @@ impl Engine {
                 let mut s = Searcher::new(self.wanted.hash_mb, self.wanted.threads);
                 s.set_multipv(self.wanted.multipv);
                 s.set_params(self.wanted.params);
+                s.set_features(self.wanted.features);
                 self.applied = self.wanted;
                 self.new_game_pending = false;
                 self.searcher.insert(Arc::new(Mutex::new(s)))
@@ -101,6 +104,7 @@ impl Engine {
         }
         searcher.set_multipv(self.wanted.multipv);
         searcher.set_params(self.wanted.params);
+        searcher.set_features(self.wanted.features);
         self.applied = self.wanted;
         if self.new_game_pending {
             searcher.new_game();
@@ -131,6 +135,12 @@ impl Engine {
     /// Sets the search's margins and limits; applied now if idle, else before the next search.
     pub fn set_search_params(&mut self, params: SearchParams) {
         self.wanted.params = params;
+        self.sync_if_built();
+    }
+
+    /// Switches the search's pruning rules; applied now if idle, else before the next search.
+    pub fn set_features(&mut self, features: Features) {
+        self.wanted.features = features;
         self.sync_if_built();
     }
 

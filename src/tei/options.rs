@@ -3,11 +3,12 @@
 //! case-insensitively.
 //!
 //! In tuning mode (`menhir tei --tune` or `MENHIR_TUNE=1`) every search parameter of
-//! [`crate::search::PARAMS`] is an option too: a spin named as in that table. Otherwise those
-//! names are unknown options, so a tournament never sees or sets them.
+//! [`crate::search::PARAMS`] is an option too: a spin named as in that table; and so is every
+//! pruning switch of [`crate::search::FEATURES`], a check option, on by default (for A/B
+//! matches). Otherwise those names are unknown options, so a tournament never sees or sets them.
 
 use super::command::{parse_half_komi, HALF_KOMI_RANGE};
-use crate::search::{SearchParams, PARAMS};
+use crate::search::{Features, SearchParams, FEATURES, PARAMS};
 
 /// Transposition-table size limits in MB.
 pub const HASH_MB_RANGE: std::ops::RangeInclusive<usize> = 1..=65536;
@@ -37,6 +38,8 @@ pub struct Options {
     pub score_mate: bool,
     /// The search's margins and limits (set only in tuning mode).
     pub search_params: SearchParams,
+    /// The search's pruning switches (set only in tuning mode).
+    pub features: Features,
 }
 
 impl Default for Options {
@@ -48,6 +51,7 @@ impl Default for Options {
             multipv: 1,
             score_mate: false,
             search_params: SearchParams::default(),
+            features: Features::default(),
         }
     }
 }
@@ -67,11 +71,13 @@ pub enum OptionChange {
     ScoreMate(bool),
     /// A search parameter (tuning mode only): its index in `PARAMS` and the value.
     SearchParam(usize, i32),
+    /// A pruning switch (tuning mode only): its index in `FEATURES` and whether it is on.
+    Feature(usize, bool),
 }
 
 impl Options {
-    /// The `option …` lines printed after `tei` (with the search parameters when `tuning`),
-    /// then the PTN Ninja `size … halfkomi …` line.
+    /// The `option …` lines printed after `tei` (with the search parameters and the pruning
+    /// switches when `tuning`), then the PTN Ninja `size … halfkomi …` line.
     pub fn advertise(tuning: bool) -> Vec<String> {
         let defaults = Options::default();
         let mut lines = vec![
@@ -111,6 +117,12 @@ impl Options {
                     p.name, p.default, p.min, p.max
                 )
             }));
+            let on = Features::default();
+            lines.extend(
+                FEATURES
+                    .iter()
+                    .map(|f| format!("option name {} type check default {}", f.name, f.get(&on))),
+            );
         }
         let sizes: Vec<String> = (crate::core::MIN_SIZE..=crate::core::MAX_SIZE)
             .map(|n| n.to_string())
@@ -124,8 +136,8 @@ impl Options {
         lines
     }
 
-    /// Checks `setoption name <name> value <value>`, search parameters included when `tuning`;
-    /// the caller applies the change.
+    /// Checks `setoption name <name> value <value>`, search parameters and pruning switches
+    /// included when `tuning`; the caller applies the change.
     pub fn check(name: &str, value: Option<&str>, tuning: bool) -> Result<OptionChange, String> {
         let param = PARAMS
             .iter()
@@ -142,6 +154,19 @@ impl Options {
             let range = spec.min as i64..=spec.max as i64;
             return spin(spec.name, value, range)
                 .map(|v| OptionChange::SearchParam(index, v as i32));
+        }
+        let feature = FEATURES
+            .iter()
+            .position(|f| f.name.eq_ignore_ascii_case(name))
+            .filter(|_| tuning);
+        if let Some(index) = feature {
+            let name = FEATURES[index].name;
+            let Some(value) = value else {
+                return Err(format!(
+                    "option {name} needs a value: 'setoption name {name} value <true|false>'"
+                ));
+            };
+            return check(name, value).map(|on| OptionChange::Feature(index, on));
         }
         let canonical = NAMES
             .into_iter()
@@ -174,6 +199,7 @@ impl Options {
             OptionChange::SearchParam(index, value) => {
                 PARAMS[index].set(&mut self.search_params, value)
             }
+            OptionChange::Feature(index, on) => FEATURES[index].set(&mut self.features, on),
         }
     }
 }
@@ -292,6 +318,20 @@ mod tests {
                 Options::check("NullMoveDepth", bad, true).is_err(),
                 "{bad:?}"
             );
+        }
+        // The pruning switches likewise.
+        let line = "option name CorrectionHistory type check default true";
+        assert!(!Options::advertise(false).iter().any(|l| l == line));
+        assert!(Options::advertise(true).iter().any(|l| l == line));
+        assert!(Options::check("CorrectionHistory", Some("false"), false).is_err());
+        let index = FEATURES.iter().position(|f| f.name == "Improving").unwrap();
+        let change = Options::check("improving", Some("off"), true).unwrap();
+        assert_eq!(change, OptionChange::Feature(index, false));
+        options.apply(change);
+        assert!(!options.features.improving);
+        assert!(options.features.correction_history);
+        for bad in [None, Some("2"), Some("maybe")] {
+            assert!(Options::check("Improving", bad, true).is_err(), "{bad:?}");
         }
         // The usual options are unchanged in tuning mode.
         assert_eq!(

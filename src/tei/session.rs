@@ -172,6 +172,7 @@ impl Session {
             OptionChange::SearchParam(..) => {
                 self.engine.set_search_params(self.options.search_params)
             }
+            OptionChange::Feature(..) => self.engine.set_features(self.options.features),
         }
     }
 

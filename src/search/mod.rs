@@ -27,6 +27,7 @@ mod threads;
 mod time;
 mod tt;
 pub mod wdl;
+mod weights_file;
 
 pub use eval::{eval_trace, evaluate, evaluate_with, EvalTrace, EvalWeights};
 pub use multipv::MAX_MULTIPV;

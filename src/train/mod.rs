@@ -15,6 +15,7 @@ pub mod data;
 pub mod datagen;
 pub mod dataset;
 pub mod fit;
+pub mod fit_flags;
 pub mod load;
 pub mod loss;
 pub mod output;

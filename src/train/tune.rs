@@ -9,6 +9,7 @@
 //! losses, and K as the file's `scale` line, which the engine's `wdl` uses).
 
 use super::fit::{fit, split, FitOptions};
+use super::fit_flags::FitFlags;
 use super::load::load;
 use super::loss::{fit_k, loss};
 use super::output::AtomicFile;
@@ -45,19 +46,9 @@ pub struct TuneArgs {
     /// Adam step size (about the largest change of a weight per step, in centi-flats).
     #[arg(long, default_value_t = 1.0)]
     pub lr: f64,
-    /// Fraction of the positions held out for validation.
-    #[arg(long, default_value_t = 0.1)]
-    pub validation: f64,
-    /// Seed of the validation split and the batch order.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Pull toward the starting weights (ridge around them): keeps the weights of features
-    /// that fire in few positions near their start. 0 fits freely.
-    #[arg(long, default_value_t = 0.0)]
-    pub l2: f64,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Validation split, seed, pull toward the start, threads.
+    #[command(flatten)]
+    pub fit: FitFlags,
 }
 
 fn check(args: &TuneArgs) -> Result<(), String> {
@@ -67,20 +58,12 @@ fn check(args: &TuneArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is not within 0..1", args.lambda));
     }
-    if !(0.0..1.0).contains(&args.validation) {
-        return Err(format!(
-            "--validation {} is not within 0..1 (1 excluded)",
-            args.validation
-        ));
-    }
-    if args.epochs == 0 || args.batch == 0 || args.threads == Some(0) {
-        return Err("--epochs, --batch and --threads must be at least 1".into());
+    args.fit.check()?;
+    if args.epochs == 0 || args.batch == 0 {
+        return Err("--epochs and --batch must be at least 1".into());
     }
     if !(args.lr > 0.0 && args.lr.is_finite()) {
         return Err(format!("--lr {} must be a positive number", args.lr));
-    }
-    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
-        return Err(format!("--l2 {} must be 0 or a positive number", args.l2));
     }
     Ok(())
 }
@@ -116,13 +99,7 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
     check(args)?;
     let mut weights = starting_weights(args)?;
     let mut out = AtomicFile::create(&args.out)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let pool = args.fit.pool()?;
     let started = Instant::now();
     let mut loaded = pool.install(|| load(&args.files, args.size))?;
     for f in &loaded.files {
@@ -150,7 +127,7 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
     let mut w: Vec<f64> = (0..features)
         .flat_map(|j| weights.get(j).map(f64::from))
         .collect();
-    let (train, validation) = split(data.len(), args.validation, args.seed);
+    let (train, validation) = split(data.len(), args.fit.validation, args.fit.seed);
     let k = pool.install(|| fit_k(data, &train, &w));
     data.set_targets(k, args.lambda);
     let (start_train, start_validation) =
@@ -165,8 +142,8 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
         batch: args.batch,
         rate: args.lr,
         k,
-        seed: args.seed,
-        l2: args.l2,
+        seed: args.fit.seed,
+        l2: args.fit.l2,
     };
     let mut last = (start_train, start_validation);
     let fitting = Instant::now();
@@ -204,7 +181,7 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
     header.push(format!(
         "K {k:.1}, lambda {}, l2 {}, {} training and {} validation positions, {} epochs",
         args.lambda,
-        args.l2,
+        args.fit.l2,
         train.len(),
         validation.len(),
         args.epochs

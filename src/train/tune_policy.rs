@@ -10,6 +10,7 @@
 
 use super::adam::Adam;
 use super::fit::split;
+use super::fit_flags::FitFlags;
 use super::load::{read_files, Parsed};
 use super::output::AtomicFile;
 use super::policy_set::{PolicyRow, PolicySet};
@@ -51,40 +52,23 @@ pub struct TunePolicyArgs {
     /// Adam step size, in logits.
     #[arg(long, default_value_t = 0.01)]
     pub lr: f64,
-    /// Fraction of the positions held out for validation.
-    #[arg(long, default_value_t = 0.1)]
-    pub validation: f64,
-    /// Seed of the validation split and the batch order.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Pull toward the starting weights: keeps features that fire in few positions near it.
-    #[arg(long, default_value_t = 0.0)]
-    pub l2: f64,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Validation split, seed, pull toward the start, threads.
+    #[command(flatten)]
+    pub fit: FitFlags,
 }
 
 fn check(args: &TunePolicyArgs) -> Result<(), String> {
     if !(3..=8).contains(&args.size) {
         return Err(format!("--size {} is not 3 to 8", args.size));
     }
-    if !(0.0..1.0).contains(&args.validation) {
-        return Err(format!(
-            "--validation {} is not within 0..1 (1 excluded)",
-            args.validation
-        ));
-    }
-    if args.epochs == 0 || args.batch == 0 || args.threads == Some(0) {
-        return Err("--epochs, --batch and --threads must be at least 1".into());
+    args.fit.check()?;
+    if args.epochs == 0 || args.batch == 0 {
+        return Err("--epochs and --batch must be at least 1".into());
     }
     for (flag, value) in [("--lr", args.lr), ("--units", args.units)] {
         if !(value > 0.0 && value.is_finite()) {
             return Err(format!("{flag} {value} must be a positive number"));
         }
-    }
-    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
-        return Err(format!("--l2 {} must be 0 or a positive number", args.l2));
     }
     Ok(())
 }
@@ -123,13 +107,7 @@ pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
     check(args)?;
     let mut w = starting_logits(args)?;
     let mut out = AtomicFile::create(&args.out)?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let pool = args.fit.pool()?;
     let started = Instant::now();
     let mut data = PolicySet::new(w.len());
     let (files, examples) = pool.install(|| {
@@ -160,7 +138,7 @@ pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
         started.elapsed().as_secs_f64()
     );
 
-    let (train, validation) = split(data.len(), args.validation, args.seed);
+    let (train, validation) = split(data.len(), args.fit.validation, args.fit.seed);
     // Top-1 accuracy does not depend on the scale, so the built-in (perhaps hand-set) weights
     // compare directly.
     let builtin = PolicyWeights::builtin(args.size);
@@ -176,7 +154,7 @@ pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
 
     let start = w.clone();
     let mut adam = Adam::new(w.len(), args.lr);
-    let mut rng = StdRng::seed_from_u64(args.seed ^ 0x706F_6C69);
+    let mut rng = StdRng::seed_from_u64(args.fit.seed ^ 0x706F_6C69);
     let mut order = train.clone();
     let mut last = (0.0, start_loss, start_accuracy);
     for epoch in 1..=args.epochs {
@@ -186,7 +164,7 @@ pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
             let (loss, mut grad) = pool.install(|| data.gradient(batch, &w));
             train_loss += loss * batch.len() as f64;
             for ((g, &p), &p0) in grad.iter_mut().zip(&w).zip(&start) {
-                *g += args.l2 * (p - p0);
+                *g += args.fit.l2 * (p - p0);
             }
             adam.step(&mut w, &grad);
         }
@@ -225,7 +203,7 @@ pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
         args.epochs,
         args.batch,
         args.lr,
-        args.l2,
+        args.fit.l2,
         args.units
     ));
     header.push(format!(

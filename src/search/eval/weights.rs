@@ -8,7 +8,7 @@
 
 use super::features::{Layout, LAYOUTS};
 use crate::core::{MAX_SIZE, MIN_SIZE};
-use std::collections::HashMap;
+use crate::search::weights_file::{FeatureNames, WeightsText};
 use std::sync::LazyLock;
 
 /// The weights of one board size: `[opening, end]` per feature, in centi-flats.
@@ -123,32 +123,16 @@ impl EvalWeights {
 
     /// Reads a weights file; a one-line error names the line and what is wrong with it.
     pub fn parse(text: &str) -> Result<EvalWeights, String> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, line)| (i + 1, line.trim()))
-            .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'));
-        let (n, first) = lines
-            .next()
-            .ok_or("no `size N` line: the file holds no weights")?;
-        let size = match first.split_whitespace().collect::<Vec<_>>()[..] {
-            ["size", value] => value
-                .parse::<usize>()
-                .ok()
-                .filter(|s| Layout::of(*s).is_some())
-                .ok_or_else(|| format!("line {n}: {}", bad_size_text(value)))?,
-            _ => {
-                return Err(format!(
-                    "line {n}: expected `size N` first, found '{first}'"
-                ))
-            }
-        };
+        let file = WeightsText::read(text, |value| {
+            let good = value.parse::<usize>().ok().and_then(Layout::of).is_some();
+            (!good).then(|| bad_size_text(value))
+        })?;
+        let size = file.size;
         let mut weights = EvalWeights::zero(size)?;
         let names = EvalWeights::feature_names(size);
-        let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &s)| (s, i)).collect();
-        let mut seen = vec![false; names.len()];
+        let mut features = FeatureNames::new(size, &names);
         let mut scale_seen = false;
-        for (n, line) in lines {
+        for (n, line) in file.lines {
             if let ["scale", value] = line.split_whitespace().collect::<Vec<_>>()[..] {
                 if std::mem::replace(&mut scale_seen, true) {
                     return Err(format!("line {n}: `scale` given twice"));
@@ -164,31 +148,15 @@ impl EvalWeights {
                     "line {n}: expected '<feature> <opening> <end>', found '{line}'"
                 ));
             };
-            let &i = index
-                .get(name)
-                .ok_or_else(|| format!("line {n}: unknown feature '{name}' for {size}x{size}"))?;
-            if seen[i] {
-                return Err(format!("line {n}: feature '{name}' given twice"));
-            }
-            seen[i] = true;
+            let i = features.take(n, name)?;
             let number = |text: &str| {
                 text.parse::<i32>()
                     .map_err(|_| format!("line {n}: bad number '{text}' for feature '{name}'"))
             };
             weights.weights[i] = [number(opening)?, number(end)?];
         }
-        let missing: Vec<&str> = (0..names.len())
-            .filter(|&i| !seen[i])
-            .map(|i| names[i])
-            .collect();
-        match missing[..] {
-            [] => Ok(weights),
-            [one] => Err(format!("missing feature '{one}' for {size}x{size}")),
-            [first, ..] => Err(format!(
-                "missing feature '{first}' and {} more for {size}x{size}",
-                missing.len() - 1
-            )),
-        }
+        features.finish()?;
+        Ok(weights)
     }
 
     /// The weights as a file: `header` lines as `# …` comments, then `size N`, `scale K`, then one

@@ -9,7 +9,7 @@
 
 use super::features::{Layout, LAYOUTS};
 use crate::core::{MAX_SIZE, MIN_SIZE};
-use std::collections::HashMap;
+use crate::search::weights_file::{FeatureNames, WeightsText};
 use std::sync::LazyLock;
 
 /// The weights of one board size.
@@ -109,31 +109,14 @@ impl PolicyWeights {
 
     /// Reads a weights file; a one-line error names the line and what is wrong with it.
     pub fn parse(text: &str) -> Result<PolicyWeights, String> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, line)| (i + 1, line.trim()))
-            .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'));
-        let (n, first) = lines
-            .next()
-            .ok_or("no `size N` line: the file holds no weights")?;
-        let size = match first.split_whitespace().collect::<Vec<_>>()[..] {
-            ["size", value] => value
-                .parse::<usize>()
-                .ok()
-                .filter(|s| Layout::of(*s).is_some())
-                .ok_or_else(|| format!("line {n}: {}", bad_size(value)))?,
-            _ => {
-                return Err(format!(
-                    "line {n}: expected `size N` first, found '{first}'"
-                ))
-            }
-        };
-        let mut weights = PolicyWeights::zero(size)?;
-        let names = PolicyWeights::feature_names(size);
-        let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &s)| (s, i)).collect();
-        let mut seen = vec![false; names.len()];
-        for (n, line) in lines {
+        let file = WeightsText::read(text, |value| {
+            let good = value.parse::<usize>().ok().and_then(Layout::of).is_some();
+            (!good).then(|| bad_size(value))
+        })?;
+        let mut weights = PolicyWeights::zero(file.size)?;
+        let names = PolicyWeights::feature_names(file.size);
+        let mut features = FeatureNames::new(file.size, &names);
+        for (n, line) in file.lines {
             let [name, value] = line.split_whitespace().collect::<Vec<_>>()[..] else {
                 return Err(format!(
                     "line {n}: expected '<feature> <weight>', found '{line}'"
@@ -149,12 +132,7 @@ impl PolicyWeights {
                 })?;
                 continue;
             }
-            let &i = index
-                .get(name)
-                .ok_or_else(|| format!("line {n}: unknown feature '{name}' for {size}x{size}"))?;
-            if std::mem::replace(&mut seen[i], true) {
-                return Err(format!("line {n}: feature '{name}' given twice"));
-            }
+            let i = features.take(n, name)?;
             weights.weights[i] = value
                 .parse::<i32>()
                 .ok()
@@ -165,18 +143,8 @@ impl PolicyWeights {
                     )
                 })?;
         }
-        let missing: Vec<&str> = (0..names.len())
-            .filter(|&i| !seen[i])
-            .map(|i| names[i])
-            .collect();
-        match missing[..] {
-            [] => Ok(weights),
-            [one] => Err(format!("missing feature '{one}' for {size}x{size}")),
-            [first, ..] => Err(format!(
-                "missing feature '{first}' and {} more for {size}x{size}",
-                missing.len() - 1
-            )),
-        }
+        features.finish()?;
+        Ok(weights)
     }
 
     /// The weights as a file: `header` lines as `# …` comments, then `size N`, `units U` when

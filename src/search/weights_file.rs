@@ -1,0 +1,97 @@
+//! What the evaluation's and the policy's weights files share: `#` comments and blank lines,
+//! a `size N` line first, then one line per feature, each feature exactly once. The errors are
+//! one line each and name the line.
+
+use std::collections::HashMap;
+
+/// The numbered data lines of a weights file after its `size N` line, and the size.
+pub struct WeightsText<'a> {
+    /// The board size of the `size N` line.
+    pub size: usize,
+    /// The remaining lines that are neither blank nor comments, with their 1-based numbers.
+    pub lines: Vec<(usize, &'a str)>,
+}
+
+impl<'a> WeightsText<'a> {
+    /// Splits `text`; `size_error(value)` says why a size is refused, `None` for a good one.
+    pub fn read(
+        text: &'a str,
+        size_error: impl Fn(&str) -> Option<String>,
+    ) -> Result<WeightsText<'a>, String> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, line)| (i + 1, line.trim()))
+            .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'));
+        let (n, first) = lines
+            .next()
+            .ok_or("no `size N` line: the file holds no weights")?;
+        let size = match first.split_whitespace().collect::<Vec<_>>()[..] {
+            ["size", value] => match size_error(value) {
+                None => value
+                    .parse::<usize>()
+                    .map_err(|_| format!("line {n}: bad board size '{value}'"))?,
+                Some(why) => return Err(format!("line {n}: {why}")),
+            },
+            _ => {
+                return Err(format!(
+                    "line {n}: expected `size N` first, found '{first}'"
+                ))
+            }
+        };
+        Ok(WeightsText {
+            size,
+            lines: lines.collect(),
+        })
+    }
+}
+
+/// Which features a file has named so far.
+pub struct FeatureNames<'a> {
+    size: usize,
+    names: &'a [&'a str],
+    index: HashMap<&'a str, usize>,
+    seen: Vec<bool>,
+}
+
+impl<'a> FeatureNames<'a> {
+    /// The features of a board of `size`, none named yet.
+    pub fn new(size: usize, names: &'a [&'a str]) -> FeatureNames<'a> {
+        FeatureNames {
+            size,
+            names,
+            index: names.iter().enumerate().map(|(i, &s)| (s, i)).collect(),
+            seen: vec![false; names.len()],
+        }
+    }
+
+    /// The index of feature `name` on line `n`; an error for an unknown or repeated name.
+    pub fn take(&mut self, n: usize, name: &str) -> Result<usize, String> {
+        let size = self.size;
+        let &i = self
+            .index
+            .get(name)
+            .ok_or_else(|| format!("line {n}: unknown feature '{name}' for {size}x{size}"))?;
+        if std::mem::replace(&mut self.seen[i], true) {
+            return Err(format!("line {n}: feature '{name}' given twice"));
+        }
+        Ok(i)
+    }
+
+    /// An error naming the first feature the file left out, if any.
+    pub fn finish(self) -> Result<(), String> {
+        let size = self.size;
+        let missing: Vec<&str> = (0..self.names.len())
+            .filter(|&i| !self.seen[i])
+            .map(|i| self.names[i])
+            .collect();
+        match missing[..] {
+            [] => Ok(()),
+            [one] => Err(format!("missing feature '{one}' for {size}x{size}")),
+            [first, ..] => Err(format!(
+                "missing feature '{first}' and {} more for {size}x{size}",
+                missing.len() - 1
+            )),
+        }
+    }
+}

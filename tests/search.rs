@@ -198,7 +198,7 @@ fn analyze_prints_info_and_bestmove_and_rejects_bad_input() {
 }
 
 /// The node count of `menhir bench` (default depth, one thread, fresh table) since the learned
-/// 6×6 move-ordering policy (issue 12, point 1). It is the search's signature: a commit
+/// 6×6 and 5×5 move-ordering policies (issue 12, point 1). It is the search's signature: a commit
 /// that changes the search (or the evaluation, the move order, the bench positions) changes it,
 /// and must update this number and say so in its message, with the new count ("bench 1600352
 /// nodes").

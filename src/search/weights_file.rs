@@ -2,7 +2,14 @@
 //! a `size N` line first, then one line per feature, each feature exactly once. The errors are
 //! one line each and name the line.
 
+use crate::core::{MAX_SIZE, MIN_SIZE};
 use std::collections::HashMap;
+use std::fmt::Display;
+
+/// The error for a board size without weights; `kind` names the weights.
+pub fn bad_size(kind: &str, value: impl Display) -> String {
+    format!("bad board size '{value}' ({kind} exist for sizes {MIN_SIZE} to {MAX_SIZE})")
+}
 
 /// The numbered data lines of a weights file after its `size N` line, and the size.
 pub struct WeightsText<'a> {
@@ -13,11 +20,8 @@ pub struct WeightsText<'a> {
 }
 
 impl<'a> WeightsText<'a> {
-    /// Splits `text`; `size_error(value)` says why a size is refused, `None` for a good one.
-    pub fn read(
-        text: &'a str,
-        size_error: impl Fn(&str) -> Option<String>,
-    ) -> Result<WeightsText<'a>, String> {
+    /// Splits `text`; `kind` names the weights in the error for a size outside 3–8.
+    pub fn read(text: &'a str, kind: &str) -> Result<WeightsText<'a>, String> {
         let mut lines = text
             .lines()
             .enumerate()
@@ -27,12 +31,11 @@ impl<'a> WeightsText<'a> {
             .next()
             .ok_or("no `size N` line: the file holds no weights")?;
         let size = match first.split_whitespace().collect::<Vec<_>>()[..] {
-            ["size", value] => match size_error(value) {
-                None => value
-                    .parse::<usize>()
-                    .map_err(|_| format!("line {n}: bad board size '{value}'"))?,
-                Some(why) => return Err(format!("line {n}: {why}")),
-            },
+            ["size", value] => value
+                .parse::<usize>()
+                .ok()
+                .filter(|s| (MIN_SIZE..=MAX_SIZE).contains(s))
+                .ok_or_else(|| format!("line {n}: {}", bad_size(kind, value)))?,
             _ => {
                 return Err(format!(
                     "line {n}: expected `size N` first, found '{first}'"

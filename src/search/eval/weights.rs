@@ -8,7 +8,10 @@
 
 use super::features::{Layout, LAYOUTS};
 use crate::core::{MAX_SIZE, MIN_SIZE};
-use crate::search::weights_file::{FeatureNames, WeightsText};
+use crate::search::weights_file::{bad_size, FeatureNames, WeightsText};
+
+/// What these weights are called in a size error.
+const KIND: &str = "weights";
 use std::sync::LazyLock;
 
 /// The weights of one board size: `[opening, end]` per feature, in centi-flats.
@@ -55,7 +58,7 @@ static NAMES: LazyLock<Vec<Vec<String>>> =
 impl EvalWeights {
     /// All-zero weights for a board of `size`, or an error for a size outside 3–8.
     pub fn zero(size: usize) -> Result<EvalWeights, String> {
-        let layout = Layout::of(size).ok_or_else(|| bad_size(size))?;
+        let layout = Layout::of(size).ok_or_else(|| bad_size(KIND, size))?;
         Ok(EvalWeights {
             size,
             weights: vec![[0, 0]; layout.len],
@@ -123,10 +126,7 @@ impl EvalWeights {
 
     /// Reads a weights file; a one-line error names the line and what is wrong with it.
     pub fn parse(text: &str) -> Result<EvalWeights, String> {
-        let file = WeightsText::read(text, |value| {
-            let good = value.parse::<usize>().ok().and_then(Layout::of).is_some();
-            (!good).then(|| bad_size_text(value))
-        })?;
+        let file = WeightsText::read(text, KIND)?;
         let size = file.size;
         let mut weights = EvalWeights::zero(size)?;
         let names = EvalWeights::feature_names(size);
@@ -175,12 +175,4 @@ impl EvalWeights {
         }
         text
     }
-}
-
-fn bad_size(size: usize) -> String {
-    bad_size_text(&size.to_string())
-}
-
-fn bad_size_text(value: &str) -> String {
-    format!("bad board size '{value}' (weights exist for sizes {MIN_SIZE} to {MAX_SIZE})")
 }

@@ -9,7 +9,10 @@
 
 use super::features::{Layout, LAYOUTS};
 use crate::core::{MAX_SIZE, MIN_SIZE};
-use crate::search::weights_file::{FeatureNames, WeightsText};
+use crate::search::weights_file::{bad_size, FeatureNames, WeightsText};
+
+/// What these weights are called in a size error.
+const KIND: &str = "policy weights";
 use std::sync::LazyLock;
 
 /// The weights of one board size.
@@ -51,7 +54,7 @@ static NAMES: LazyLock<Vec<Vec<String>>> =
 impl PolicyWeights {
     /// All-zero weights for a board of `size`, or an error for a size outside 3–8.
     pub fn zero(size: usize) -> Result<PolicyWeights, String> {
-        let layout = Layout::of(size).ok_or_else(|| bad_size(&size.to_string()))?;
+        let layout = Layout::of(size).ok_or_else(|| bad_size(KIND, size))?;
         Ok(PolicyWeights {
             size,
             weights: vec![0; layout.len],
@@ -109,10 +112,7 @@ impl PolicyWeights {
 
     /// Reads a weights file; a one-line error names the line and what is wrong with it.
     pub fn parse(text: &str) -> Result<PolicyWeights, String> {
-        let file = WeightsText::read(text, |value| {
-            let good = value.parse::<usize>().ok().and_then(Layout::of).is_some();
-            (!good).then(|| bad_size(value))
-        })?;
+        let file = WeightsText::read(text, KIND)?;
         let mut weights = PolicyWeights::zero(file.size)?;
         let names = PolicyWeights::feature_names(file.size);
         let mut features = FeatureNames::new(file.size, &names);
@@ -171,10 +171,6 @@ impl PolicyWeights {
 /// The largest weight a file may hold: the scores of a move's dozen features stay far inside
 /// the ordering key's range, whatever the weights.
 pub const MAX_WEIGHT: i32 = 1_000_000;
-
-fn bad_size(value: &str) -> String {
-    format!("bad board size '{value}' (policy weights exist for sizes {MIN_SIZE} to {MAX_SIZE})")
-}
 
 #[cfg(test)]
 mod tests {

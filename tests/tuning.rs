@@ -7,7 +7,7 @@
 mod common;
 
 use common::{Engine, PROMPT};
-use menhir::search::{FEATURES, PARAMS};
+use menhir::search::{Features, FEATURES, PARAMS};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -24,11 +24,13 @@ fn parameter_lines() -> Vec<String> {
                 p.name, p.default, p.min, p.max
             )
         })
-        .chain(
-            FEATURES
-                .iter()
-                .map(|f| format!("option name {} type check default true", f.name)),
-        )
+        .chain(FEATURES.iter().map(|f| {
+            format!(
+                "option name {} type check default {}",
+                f.name,
+                f.get(&Features::default())
+            )
+        }))
         .collect()
 }
 
@@ -155,8 +157,8 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
     assert!(engine.exit_within(PROMPT).is_some());
 }
 
-/// A pruning switch set over TEI changes a fixed-depth search, and switching it back on
-/// restores it; a bad value is refused and changes nothing. Without tuning mode it is unknown.
+/// A pruning switch set over TEI changes a fixed-depth search, and setting it back to its
+/// default restores it; a bad value is refused and changes nothing. Without tuning mode it is unknown.
 #[test]
 fn a_pruning_switch_turns_its_rule_off_and_on() {
     let mut engine = Engine::spawn_with(&["tei", "--tune"], &[], |_| {});
@@ -166,14 +168,19 @@ fn a_pruning_switch_turns_its_rule_off_and_on() {
     assert_eq!(answer.len(), 1, "{answer:?}");
     assert!(answer[0].starts_with("info string error: "), "{answer:?}");
     assert_eq!(engine.nodes_at_depth(6), default);
-    for name in ["CorrectionHistory", "Improving"] {
+    // Two switches on by default, and one under test, off by default.
+    for (name, on) in [
+        ("CorrectionHistory", true),
+        ("Improving", true),
+        ("InternalReduction", false),
+    ] {
         assert_eq!(
-            engine.answer(&format!("setoption name {name} value false")),
+            engine.answer(&format!("setoption name {name} value {}", !on)),
             Vec::<String>::new()
         );
-        assert_ne!(engine.nodes_at_depth(6), default, "{name} off");
-        engine.answer(&format!("setoption name {name} value true"));
-        assert_eq!(engine.nodes_at_depth(6), default, "{name} back on");
+        assert_ne!(engine.nodes_at_depth(6), default, "{name} switched");
+        engine.answer(&format!("setoption name {name} value {on}"));
+        assert_eq!(engine.nodes_at_depth(6), default, "{name} back");
     }
     engine.send("quit");
     assert!(engine.exit_within(PROMPT).is_some());

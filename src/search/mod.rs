@@ -14,6 +14,7 @@
 //! `score mate ±n`); [`wdl`] turns them into win/draw/loss odds.
 
 mod alphabeta;
+mod busy;
 mod clock_lag;
 mod correction;
 mod eval;
@@ -37,6 +38,7 @@ pub use params::{
 
 use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
+use busy::BusyTable;
 use clock_lag::ClockLag;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -142,6 +144,7 @@ pub struct Searcher {
     hash_mb: usize,
     threads: usize,
     tt: TranspositionTable,
+    busy: BusyTable,
     workers: Vec<Worker>,
     pool: rayon::ThreadPool,
     features: Features,
@@ -167,6 +170,7 @@ impl Searcher {
             hash_mb,
             threads,
             tt: TranspositionTable::new(hash_mb),
+            busy: BusyTable::default(),
             workers: (0..threads)
                 .map(|id| Worker::new(id, &SearchParams::default()))
                 .collect(),
@@ -302,6 +306,10 @@ impl Searcher {
         nodes.store(0, Relaxed);
         let helper_best = Mutex::new((0, 0, Vec::new()));
         self.tt.new_search();
+        // A search of a few milliseconds (time trouble at a fast clock) gains nothing from
+        // helpers: waking them costs scheduler time, and on a busy machine they take the cores
+        // from the main thread, which alone decides such a move.
+        let helperless = time.hard_budget().is_some_and(|h| h < HELPERLESS_BUDGET);
         let shared = Shared {
             tt: &self.tt,
             stop,
@@ -313,6 +321,8 @@ impl Searcher {
             params: self.params,
             helper_best: &helper_best,
             multipv: self.multipv,
+            busy: &self.busy,
+            defer_busy: self.features.defer_busy && self.workers.len() > 1 && !helperless,
         };
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         let tt = &self.tt;
@@ -331,10 +341,7 @@ impl Searcher {
             on_info(&info);
             info
         };
-        // A search of a few milliseconds (time trouble at a fast clock) gains nothing from
-        // helpers: waking them costs scheduler time, and on a busy machine they take the cores
-        // from the main thread, which alone decides such a move.
-        let helpers = if time.hard_budget().is_some_and(|h| h < HELPERLESS_BUDGET) {
+        let helpers = if helperless {
             &mut helpers[..0]
         } else {
             helpers
@@ -356,6 +363,7 @@ impl Searcher {
             outcome
         });
         main.publish_nodes(&shared);
+        debug_assert!(self.busy.is_clear(), "every worker left what it entered");
         let mut best_move = outcome.best_move;
         let mut info = outcome.info;
         // Lazy SMP: a helper that completed a deeper iteration than the main worker wins.
@@ -410,5 +418,28 @@ mod tests {
         assert_eq!(helper_nodes(150, 10), 0);
         // With time to spare the helper works.
         assert!(helper_nodes(3000, 10) > 0);
+    }
+
+    /// Two workers deferring busy moves search to the depth asked, agree on a legal move, and
+    /// leave no position marked busy (a worker that forgot to leave one would make every later
+    /// search defer it forever).
+    #[test]
+    fn two_workers_deferring_busy_moves_leave_the_busy_table_clear() {
+        let mut searcher = Searcher::new(4, 2);
+        searcher.set_features(Features {
+            defer_busy: true,
+            ..Features::default()
+        });
+        let pos = Position::from_tps("x2,1,x3/x,2,1,x3/x,1C,2,2,x2/x2,1,2C,x2/x6/x6 1 6").unwrap();
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        for _ in 0..3 {
+            let result = searcher.search(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
+            assert!(pos.is_legal(result.best_move.unwrap()));
+            assert!(result.info.depth >= 6);
+            assert!(searcher.busy.is_clear());
+        }
     }
 }

@@ -17,6 +17,13 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// bench nps is unchanged.
 pub const POLL_INTERVAL: u64 = 128;
 
+/// Shallowest depth at which a late move into a position another worker is searching waits
+/// (`busy.rs`): below it the subtrees are too small for the wait to save anything.
+pub const DEFER_DEPTH: i32 = 3;
+
+/// Moves a node defers at most; later busy ones are searched at once.
+pub const DEFERRED_MOVES: usize = 16;
+
 /// The tunable margins and limits of the search. `Default` gives the engine's values (from
 /// [`PARAMS`]); the searcher holds one copy and every worker reads it from `Shared`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +70,9 @@ pub struct SearchParams {
     /// Correction history: the largest weight of one update, out of 256 (a node of depth `d`
     /// weighs `min(d + 1, this)`).
     pub correction_weight: i32,
+    /// Internal iterative reduction: shallowest depth at which a node without a table move is
+    /// searched a ply shallower.
+    pub internal_reduction_depth: i32,
 }
 
 /// One tunable parameter: its TEI option name, the engine's value, and the range the option
@@ -108,7 +118,7 @@ macro_rules! param {
 }
 
 /// Every tunable parameter, in the order the TEI options are listed.
-pub const PARAMS: [ParamSpec; 18] = [
+pub const PARAMS: [ParamSpec; 19] = [
     param!(aspiration_window, "AspirationWindow", 40, 5..=400),
     param!(aspiration_depth, "AspirationDepth", 4, 2..=12),
     param!(reverse_futility_depth, "ReverseFutilityDepth", 3, 0..=8),
@@ -152,6 +162,12 @@ pub const PARAMS: [ParamSpec; 18] = [
     param!(tak_extension_plies, "TakExtensionPlies", 2, 0..=6),
     param!(correction_limit, "CorrectionLimit", 300, 10..=2000),
     param!(correction_weight, "CorrectionWeight", 16, 1..=128),
+    param!(
+        internal_reduction_depth,
+        "InternalReductionDepth",
+        4,
+        2..=12
+    ),
 ];
 
 /// The parameter called `name` (case-insensitive, as TEI option names are).
@@ -180,6 +196,7 @@ impl Default for SearchParams {
             tak_extension_plies: 0,
             correction_limit: 0,
             correction_weight: 0,
+            internal_reduction_depth: 0,
         };
         for spec in &PARAMS {
             spec.set(&mut params, spec.default);
@@ -218,6 +235,12 @@ pub struct Features {
     /// plies earlier, reverse futility takes a ply off its margin and late-move pruning and
     /// reductions are a step less aggressive.
     pub improving: bool,
+    /// Internal iterative reduction: a node without a table move is searched a ply shallower.
+    /// Off: under test (`STRENGTH.md`), on in tuning mode only by `setoption`.
+    pub internal_reduction: bool,
+    /// With more than one thread, a late move into a position another worker is searching
+    /// waits to the end of the move list (ABDADA's deferral, `busy.rs`). Off: under test.
+    pub defer_busy: bool,
 }
 
 impl Default for Features {
@@ -229,13 +252,15 @@ impl Default for Features {
             late_move_pruning: true,
             correction_history: true,
             improving: true,
+            internal_reduction: false,
+            defer_busy: false,
         }
     }
 }
 
-/// One pruning switch as a TEI option (tuning mode only, like [`PARAMS`]): a check option, on
-/// by default, so an A/B match can turn one rule off in one engine
-/// (`args=tei --tune,option.CorrectionHistory=false`).
+/// One pruning switch as a TEI option (tuning mode only, like [`PARAMS`]): a check option with
+/// the engine's setting as its default, so an A/B match can turn one rule off (or a rule under
+/// test on) in one engine (`args=tei --tune,option.CorrectionHistory=false`).
 #[derive(Clone, Copy, Debug)]
 pub struct FeatureSpec {
     /// The TEI option name.
@@ -267,13 +292,15 @@ macro_rules! feature {
 }
 
 /// Every pruning switch, in the order the TEI options are listed (after [`PARAMS`]).
-pub const FEATURES: [FeatureSpec; 6] = [
+pub const FEATURES: [FeatureSpec; 8] = [
     feature!(null_move, "NullMove"),
     feature!(late_move_reduction, "LateMoveReduction"),
     feature!(reverse_futility, "ReverseFutility"),
     feature!(late_move_pruning, "LateMovePruning"),
     feature!(correction_history, "CorrectionHistory"),
     feature!(improving, "Improving"),
+    feature!(internal_reduction, "InternalReduction"),
+    feature!(defer_busy, "DeferBusy"),
 ];
 
 #[cfg(test)]
@@ -297,7 +324,9 @@ mod tests {
         assert_eq!(find_param("nullmovedepth").unwrap().name, "NullMoveDepth");
         let features = Features::default();
         for (i, spec) in FEATURES.iter().enumerate() {
-            assert!(spec.get(&features), "{} is on by default", spec.name);
+            // The switches under test are off until a match accepts them; every other is on.
+            let under_test = ["InternalReduction", "DeferBusy"].contains(&spec.name);
+            assert_eq!(spec.get(&features), !under_test, "{}", spec.name);
             for other in FEATURES[i + 1..]
                 .iter()
                 .map(|f| f.name)
@@ -328,12 +357,13 @@ mod tests {
             }
         }
         for spec in &FEATURES {
-            let mut features = Features::default();
-            spec.set(&mut features, false);
+            let default = Features::default();
+            let mut features = default;
+            spec.set(&mut features, !spec.get(&default));
             for other in &FEATURES {
                 assert_eq!(
                     other.get(&features),
-                    other.name != spec.name,
+                    other.get(&default) != (other.name == spec.name),
                     "{}",
                     spec.name
                 );

@@ -158,7 +158,8 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
 }
 
 /// A pruning switch set over TEI changes a fixed-depth search, and setting it back to its
-/// default restores it; a bad value is refused and changes nothing. Without tuning mode it is unknown.
+/// default restores it; a bad value is refused and changes nothing. Without tuning mode it is
+/// unknown.
 #[test]
 fn a_pruning_switch_turns_its_rule_off_and_on() {
     let mut engine = Engine::spawn_with(&["tei", "--tune"], &[], |_| {});

@@ -433,6 +433,10 @@ fn sprt_stops_the_match_when_decided() {
         run.stdout
     );
     assert!(run.stdout.contains("H0 accepted"), "{}", run.stdout);
+    // The verdict the match stopped on, on stderr: the summary also counts the games that
+    // were in progress then, which can move the LLR back inside the bounds.
+    let stopped_at = count_after(&run.stderr, "SPRT: H0 accepted after ");
+    assert!(stopped_at > 0 && stopped_at <= games, "{}", run.stderr);
     check_ptn(&run.ptn, games as usize);
     assert_report_matches(
         "sprt",

@@ -269,12 +269,15 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         }
         eprintln!("{}", tally.progress_line(games.len()));
         if let Some(sprt) = &args.sprt {
-            if sprt.verdict(&tally.score()) != SprtVerdict::Continue
-                && !stop.swap(true, Ordering::SeqCst)
-            {
+            let verdict = sprt.verdict(&tally.score());
+            if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::SeqCst) {
+                // The summary counts the games in progress too, which can move the LLR back
+                // inside the bounds: this line keeps the verdict the test stopped on.
                 eprintln!(
-                    "SPRT decided after {} games; finishing the games in progress",
-                    tally.games()
+                    "SPRT: {} after {} games (LLR {:.3}); finishing the games in progress",
+                    verdict.label(),
+                    tally.games(),
+                    sprt.llr(&tally.score())
                 );
             }
         }

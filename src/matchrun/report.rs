@@ -3,7 +3,7 @@
 //! rule-book points, SPRT).
 
 use super::game::{GameOutcome, Termination};
-use super::stats::{elo_with_interval, likelihood_of_superiority, Score, Sprt, SprtVerdict};
+use super::stats::{elo_with_interval, likelihood_of_superiority, Score, Sprt};
 use crate::core::{Color, GameResult};
 use std::fmt::Write;
 
@@ -193,11 +193,7 @@ impl Tally {
         );
         if let Some(sprt) = sprt {
             let (lower, upper) = sprt.bounds();
-            let verdict = match sprt.verdict(&score) {
-                SprtVerdict::AcceptH0 => "H0 accepted",
-                SprtVerdict::AcceptH1 => "H1 accepted",
-                SprtVerdict::Continue => "undecided",
-            };
+            let verdict = sprt.verdict(&score).label();
             let _ = writeln!(
                 out,
                 "SPRT (elo0={}, elo1={}, alpha={}, beta={}): LLR {:.3} ({:.3}, {:.3}): {verdict}",

@@ -177,6 +177,17 @@ pub enum SprtVerdict {
     Continue,
 }
 
+impl SprtVerdict {
+    /// How a report names the verdict.
+    pub fn label(self) -> &'static str {
+        match self {
+            SprtVerdict::AcceptH0 => "H0 accepted",
+            SprtVerdict::AcceptH1 => "H1 accepted",
+            SprtVerdict::Continue => "undecided",
+        }
+    }
+}
+
 impl Sprt {
     /// Checks that the parameters are usable: all finite, `alpha` and `beta` in (0, 1)
     /// and `elo0 < elo1`. The error message says which condition fails.

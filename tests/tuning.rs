@@ -143,15 +143,22 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
     );
     let pruned = engine.nodes_at_depth(5);
     assert_ne!(pruned, default);
+    let default_of = |name: &str| PARAMS.iter().find(|p| p.name == name).unwrap().default;
     assert_eq!(
-        engine.answer("setoption name LateMovePruningBase value 8"),
+        engine.answer(&format!(
+            "setoption name LateMovePruningBase value {}",
+            default_of("LateMovePruningBase")
+        )),
         Vec::<String>::new()
     );
     assert_eq!(engine.nodes_at_depth(5), default);
     // The reduction table is rebuilt for a new divisor.
     engine.answer("setoption name LateMoveReductionDivisor100 value 100");
     assert_ne!(engine.nodes_at_depth(5), default);
-    engine.answer("setoption name LateMoveReductionDivisor100 value 200");
+    engine.answer(&format!(
+        "setoption name LateMoveReductionDivisor100 value {}",
+        default_of("LateMoveReductionDivisor100")
+    ));
     assert_eq!(engine.nodes_at_depth(5), default);
     engine.send("quit");
     assert!(engine.exit_within(PROMPT).is_some());

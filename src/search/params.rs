@@ -125,7 +125,7 @@ pub const PARAMS: [ParamSpec; 19] = [
     param!(
         reverse_futility_margin,
         "ReverseFutilityMargin",
-        120,
+        38,
         20..=600
     ),
     param!(null_move_depth, "NullMoveDepth", 3, 1..=10),
@@ -147,7 +147,7 @@ pub const PARAMS: [ParamSpec; 19] = [
     param!(
         late_move_reduction_divisor_100,
         "LateMoveReductionDivisor100",
-        200,
+        153,
         50..=600
     ),
     param!(
@@ -157,8 +157,8 @@ pub const PARAMS: [ParamSpec; 19] = [
         1024..=32768
     ),
     param!(late_move_pruning_depth, "LateMovePruningDepth", 4, 0..=8),
-    param!(late_move_pruning_base, "LateMovePruningBase", 8, 1..=40),
-    param!(late_move_pruning_factor, "LateMovePruningFactor", 5, 0..=20),
+    param!(late_move_pruning_base, "LateMovePruningBase", 3, 1..=40),
+    param!(late_move_pruning_factor, "LateMovePruningFactor", 2, 0..=20),
     param!(tak_extension_plies, "TakExtensionPlies", 2, 0..=6),
     param!(correction_limit, "CorrectionLimit", 300, 10..=2000),
     param!(correction_weight, "CorrectionWeight", 16, 1..=128),

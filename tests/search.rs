@@ -198,10 +198,9 @@ fn analyze_prints_info_and_bestmove_and_rejects_bad_input() {
 }
 
 /// The node count of `menhir bench` (default depth, one thread, fresh table) since the pruning
-/// margins tuned by SPSA (issue 12, point 3). It is the search's signature: a
-/// commit that changes the search (or the evaluation, the move order, the bench positions)
-/// changes it, and must update this number and say so in its message, with the new count
-/// ("bench 585945 nodes").
+/// margins tuned by SPSA (issue 12, point 3). It is the search's signature: a commit that
+/// changes the search (or the evaluation, the move order, the bench positions) changes it, and
+/// must update this number and say so in its message, with the new count ("bench 585945 nodes").
 const BENCH_SIGNATURE: u64 = 585_945;
 
 /// The bench signature with correction history and the improving flag switched off: the search

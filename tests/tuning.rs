@@ -7,7 +7,7 @@
 mod common;
 
 use common::{Engine, PROMPT};
-use menhir::search::{Features, FEATURES, PARAMS};
+use menhir::search::{find_param, Features, FEATURES, PARAMS};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -143,7 +143,7 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
     );
     let pruned = engine.nodes_at_depth(5);
     assert_ne!(pruned, default);
-    let default_of = |name: &str| PARAMS.iter().find(|p| p.name == name).unwrap().default;
+    let default_of = |name: &str| find_param(name).unwrap().default;
     assert_eq!(
         engine.answer(&format!(
             "setoption name LateMovePruningBase value {}",

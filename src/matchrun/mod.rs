@@ -269,7 +269,8 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         }
         eprintln!("{}", tally.progress_line(games.len()));
         if let Some(sprt) = &args.sprt {
-            let verdict = sprt.verdict(&tally.score());
+            let score = tally.score();
+            let verdict = sprt.verdict(&score);
             if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::SeqCst) {
                 // The summary counts the games in progress too, which can move the LLR back
                 // inside the bounds: this line keeps the verdict the test stopped on.
@@ -277,7 +278,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
                     "SPRT: {} after {} games (LLR {:.3}); finishing the games in progress",
                     verdict.label(),
                     tally.games(),
-                    sprt.llr(&tally.score())
+                    sprt.llr(&score)
                 );
             }
         }

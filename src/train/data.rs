@@ -8,7 +8,8 @@
 //! - TPS: the position (board, side to move, move number), as `Position::to_tps` writes it.
 //! - komi: in flats, a multiple of 0.5 within −10..10 (`2`, `1.5`, `-0.5`), added to Black.
 //! - score: the search score in centi-flats **from White's view** (not the side to move's),
-//!   an integer within ±10000; datagen never writes a forced-result score (beyond ±9872).
+//!   an integer within ±10000; datagen writes a result the search resolved (a road in one, a
+//!   forced road or flat win) as ±10000.
 //! - result: the game's final result **from White's view**: `1.0` White won, `0.5` draw,
 //!   `0.0` Black won.
 //! - move and last move (optional, together): the move the search chose in PTN, legal in the

@@ -12,6 +12,11 @@
 //! per move would double the cost, so the one-ply value is the cheap stand-in: the static
 //! evaluation after the move (from the mover's view), a move that ends the game scoring as its
 //! result and a move that leaves the opponent a road in one as a loss.
+//!
+//! Every searched position is written, tactics included: where the search resolved the game (a
+//! road in one, a forced road, a forced flat win), its score is written as the data's bound,
+//! ±`RESOLVED_SCORE`, so the terms that see roads (critical squares, threats) are fitted to
+//! positions that have them instead of keeping their hand values.
 
 use super::data::DataLine;
 use crate::core::{Color, Move, MoveList, Position};
@@ -61,16 +66,17 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Whether either side could make a road with its next move (such positions are tactics the
-/// search resolves, not judgement the evaluation should learn).
-fn road_in_one(pos: &mut Position) -> bool {
-    if pos.road_win().is_some() {
-        return true;
+/// The score written for a position whose result the search resolved: the bound of the data
+/// format (`data.rs`), so `sigmoid(score / K)` labels it as won or lost.
+pub const RESOLVED_SCORE: i32 = 10_000;
+
+/// The search's score as a data score: forced results become ±`RESOLVED_SCORE`.
+fn data_score(search_score: i32) -> i32 {
+    if score_is_win(search_score.abs()) {
+        RESOLVED_SCORE * search_score.signum()
+    } else {
+        search_score.clamp(-RESOLVED_SCORE, RESOLVED_SCORE)
     }
-    pos.do_null_move();
-    let theirs = pos.road_win().is_some();
-    pos.undo_null_move();
-    theirs
 }
 
 /// The one-ply value of `mv` for the side to move (see the module documentation).
@@ -137,10 +143,7 @@ pub fn play_game(
     while pos.result().is_none() && !pos.is_threefold() && pos.ply() < settings.max_plies {
         let found = searcher.search(&pos, &limits, &stop, &mut |_| {});
         let Some(best) = found.best_move else { break };
-        let score = found.info.score_cp;
-        if !score_is_win(score.abs()) && !road_in_one(&mut pos) {
-            kept.push((pos.clone(), score, best, last));
-        }
+        kept.push((pos.clone(), data_score(found.info.score_cp), best, last));
         let mut mv = best;
         if searched_plies < settings.noisy_plies && rng.random_bool(settings.noise_chance) {
             moves.clear();
@@ -204,17 +207,45 @@ mod tests {
         assert_ne!(first.lines, play_game(&s, &mut a, 7, 2).lines);
     }
 
+    /// Whether the side to move could make a road with its next move.
+    fn road_in_one(pos: &Position) -> bool {
+        pos.road_win().is_some()
+    }
+
     #[test]
-    fn lines_skip_roads_in_one_and_finished_games() {
+    fn lines_keep_resolved_positions_with_the_bound_as_score() {
         let s = settings(3);
         let mut searcher = Searcher::new(1, 1);
+        let (mut resolved, mut roads) = (0, 0);
         for index in 0..6 {
             for line in play_game(&s, &mut searcher, 3, index).lines {
-                let mut data = DataLine::parse(&line).unwrap();
+                let data = DataLine::parse(&line).unwrap();
                 assert!(data.position.ply() >= s.random_plies, "{line}");
-                assert!(!road_in_one(&mut data.position), "{line}");
-                assert!(!score_is_win(data.score.abs()), "{line}");
+                assert!(data.position.result().is_none(), "{line}");
+                if data.score.abs() == RESOLVED_SCORE {
+                    resolved += 1;
+                }
+                if road_in_one(&data.position) {
+                    roads += 1;
+                    // The mover wins at once: the search resolves it, and the line says so.
+                    let mover_won = match data.position.to_move() {
+                        Color::White => data.score == RESOLVED_SCORE,
+                        Color::Black => data.score == -RESOLVED_SCORE,
+                    };
+                    assert!(mover_won, "{line}");
+                }
             }
         }
+        assert!(
+            roads > 0 && resolved >= roads,
+            "{roads} roads in one, {resolved} resolved"
+        );
+    }
+
+    #[test]
+    fn data_scores_map_forced_results_to_the_bound() {
+        assert_eq!(data_score(WIN - 3), RESOLVED_SCORE);
+        assert_eq!(data_score(-(WIN - 4)), -RESOLVED_SCORE);
+        assert_eq!(data_score(-35), -35);
     }
 }

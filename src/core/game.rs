@@ -3,6 +3,7 @@
 //! `Position` so a record that reads back is a legal game.
 
 use super::moves::Move;
+use super::piece::Color;
 use super::position::Position;
 use super::rules::GameResult;
 use std::fmt;
@@ -54,6 +55,9 @@ pub struct RecordedPly {
     /// Text of the comment after the move, without braces.
     pub comment: Option<String>,
 }
+
+/// One game of a PTN file as read: its tags, and the game or why it could not be read.
+pub type TaggedGame = (Vec<(String, String)>, Result<GameRecord, String>);
 
 /// A PTN game: ordered tags, an optional start TPS, the plies, and the result.
 ///
@@ -189,17 +193,33 @@ impl GameRecord {
     /// assert!(games[0].is_ok() && games[1].is_err() && games[2].is_ok());
     /// ```
     pub fn parse_each(text: &str) -> Vec<Result<GameRecord, String>> {
+        GameRecord::parse_each_with_tags(text)
+            .into_iter()
+            .map(|(_, game)| game)
+            .collect()
+    }
+
+    /// [`GameRecord::parse_each`], each game with the tags read for it (the well-formed ones
+    /// when a tag is bad), so that a damaged game can still be named by its players or round.
+    ///
+    /// ```
+    /// use menhir::core::GameRecord;
+    /// let games = GameRecord::parse_each_with_tags("[Size \"3\"]\n[Round \"4\"]\n1. a1 a1\n");
+    /// assert_eq!(games[0].0[1], ("Round".to_string(), "4".to_string()));
+    /// assert!(games[0].1.is_err());
+    /// ```
+    pub fn parse_each_with_tags(text: &str) -> Vec<TaggedGame> {
         let mut games = Vec::new();
         let mut tags: Vec<(String, String)> = Vec::new();
         let mut tag_error: Option<String> = None;
         let mut movetext = String::new();
         let mut finish = |tags: &mut Vec<_>, tag_error: &mut Option<String>, movetext: &str| {
+            let read = std::mem::take(tags);
             let game = match tag_error.take() {
                 Some(why) => Err(why),
-                None => build(std::mem::take(tags), movetext),
+                None => build(read.clone(), movetext),
             };
-            tags.clear();
-            games.push(game);
+            games.push((read, game));
         };
         for (number, line) in text.lines().enumerate() {
             let trimmed = line.trim();
@@ -370,7 +390,15 @@ fn build(mut tags: Vec<(String, String)>, movetext: &str) -> Result<GameRecord, 
         }
         let mv = match pos.parse_move(text) {
             Ok(mv) => mv,
-            Err(e) => return fail(format!("ply {}: {e}", record.plies.len() + 1)),
+            // Named as a reader counts: the move number (from the position's own ply count,
+            // so a TPS start numbers as its tag says) and whose ply it is.
+            Err(e) => {
+                let side = match pos.to_move() {
+                    Color::White => "White",
+                    Color::Black => "Black",
+                };
+                return fail(format!("move {} ({side}): {e}", pos.ply() / 2 + 1));
+            }
         };
         pos.do_move(mv);
         record.plies.push(RecordedPly { mv, comment: None });

@@ -1,7 +1,7 @@
 //! One game's annotation: every position analysed in order, then each ply's marks and
 //! comment from the analyses before and after it.
 
-use super::marks::{expected_score, is_tak, Judgement, Marks};
+use super::marks::{is_tak, Judgement, Marks};
 use super::position::{analyse_position, PositionAnalysis};
 use super::prover::{Outcome, TinueProver};
 use crate::core::{Color, GameRecord, Move, Position};
@@ -83,11 +83,7 @@ fn annotate_ply(
     let marks = Marks {
         tak: is_tak(after),
         tinue,
-        judgement: Judgement::of(
-            expected_score(was.score_cp, size),
-            expected_score(mover_after, size),
-            engine_move,
-        ),
+        judgement: Judgement::of_scores(was.score_cp, mover_after, size, engine_move),
     };
     let mut comment = eval_text(mover_after * mover.sign(), now.depth, size);
     if let Some(proof) = &now.proof {

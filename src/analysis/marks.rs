@@ -6,12 +6,12 @@
 //! in (the best the engine found there), after it from the analysis of the position it left.
 
 use crate::core::Position;
-use crate::search::wdl;
+use crate::search::{score_is_win, wdl};
 
 /// A ply that lowers the mover's expected score by at least this much is a mistake, `?`.
 pub const MISTAKE_DROP: f64 = 0.10;
 /// A ply that lowers the mover's expected score by at least this much is a blunder, `??`
-/// (for instance from even to lost, or a missed road in one).
+/// (as is any ply that throws away a forced result: see [`Judgement::of_scores`]).
 pub const BLUNDER_DROP: f64 = 0.25;
 /// A ply other than the engine's choice that raises the mover's expected score by at least
 /// this much over what the engine expected before it is good, `!`.
@@ -67,6 +67,45 @@ impl Judgement {
     /// assert_eq!(Judgement::of(0.4, 0.6, false), Some(Judgement::Good));
     /// ```
     pub fn of(before: f64, after: f64, engine_move: bool) -> Option<Judgement> {
+        Judgement::of_change(before, after, engine_move)
+    }
+
+    /// Judges a ply by the mover's scores (centi-flats, the search's scale) before it (the
+    /// engine's best) and after it on a board of `size`: [`Judgement::of`] on the expected
+    /// scores, except that a ply which throws away a forced result, from a proven win to
+    /// none or from no proven loss into one, is a blunder whatever the odds said before.
+    ///
+    /// ```
+    /// use menhir::analysis::Judgement;
+    /// use menhir::search::WIN;
+    /// // A road in one missed, the game still good: a blunder though the odds barely moved.
+    /// assert_eq!(Judgement::of_scores(WIN - 1, 600, 5, false), Some(Judgement::Blunder));
+    /// // Already bad, and now lost by force.
+    /// assert_eq!(Judgement::of_scores(-300, -(WIN - 1), 5, false), Some(Judgement::Blunder));
+    /// // Lost before and after: nothing to judge.
+    /// assert_eq!(Judgement::of_scores(-(WIN - 5), -(WIN - 3), 5, false), None);
+    /// ```
+    pub fn of_scores(
+        before_cp: i32,
+        after_cp: i32,
+        size: usize,
+        engine_move: bool,
+    ) -> Option<Judgement> {
+        let won = |cp: i32| score_is_win(cp);
+        let lost = |cp: i32| score_is_win(-cp);
+        if !engine_move
+            && ((won(before_cp) && !won(after_cp)) || (!lost(before_cp) && lost(after_cp)))
+        {
+            return Some(Judgement::Blunder);
+        }
+        Judgement::of_change(
+            expected_score(before_cp, size),
+            expected_score(after_cp, size),
+            engine_move,
+        )
+    }
+
+    fn of_change(before: f64, after: f64, engine_move: bool) -> Option<Judgement> {
         if engine_move {
             return None;
         }

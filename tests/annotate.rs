@@ -172,6 +172,54 @@ fn a_match_file_is_annotated_move_by_move_and_reports_the_same() {
 }
 
 #[test]
+fn racetrack_and_ptn_ninja_files_are_read() {
+    // Racetrack: `N...` first plies, score comments, time losses, a crash, a game with no
+    // moves, one stopped at the move cap; the report reads the same results back.
+    let dir = temp_dir("racetrack");
+    let out_file = dir.join("annotated.ptn");
+    let input = data("racetrack.ptn");
+    let out = run(&[
+        "annotate",
+        input.to_str().unwrap(),
+        "--nodes",
+        "500",
+        "--quiet",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = |file: &Path| text(&run(&["report", file.to_str().unwrap()]).stdout);
+    assert!(report(&input).contains("Read 7 games"));
+    assert_eq!(report(&out_file), report(&input));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // PTN Ninja: its tags, marks and notes on moves, and a variation after the main line,
+    // which is left out.
+    let ninja = "[Date \"2026.12.01\"]\n[Player1 \"p\"]\n[Player2 \"q\"]\n[Size \"5\"]\n\
+        [Opening \"swap\"]\n[Result \"\"]\n\n1. a1 {first} e5\n2. b1' a2!? {a note}\n\n{2b1}\n2. -- c3\n";
+    let annotated = annotate("ninja", ninja, 500);
+    // The file's own marks give way to the analysis's (none here: quiet opening moves).
+    assert_eq!(
+        move_tokens(&annotated),
+        ["a1", "e5", "b1", "a2"],
+        "{annotated}"
+    );
+    assert!(annotated.contains("[Opening \"swap\"]"));
+    let record = GameRecord::parse(&annotated).unwrap();
+    assert!(record.plies[0]
+        .comment
+        .as_deref()
+        .unwrap()
+        .ends_with(" first"));
+    assert!(record.plies[3]
+        .comment
+        .as_deref()
+        .unwrap()
+        .ends_with(" a note"));
+    assert!(!annotated.contains("{2b1}"), "{annotated}");
+}
+
+#[test]
 fn allowing_a_road_in_one_is_a_blunder() {
     // Black threatens e1 (the e-file); White must block there and plays c3 instead.
     let ptn = game("x4,2/x4,2/x4,2/x4,2/1,1,1,x2 1 5", "5. c3 e1", "0-R");

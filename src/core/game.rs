@@ -172,8 +172,9 @@ impl GameRecord {
     /// game. The reader accepts move numbers (`1.`,
     /// `1...`), `--` placeholders before the first ply, `{comments}` anywhere (a comment
     /// belongs to the ply before it; comments before the first ply are dropped), annotation
-    /// marks on moves (`'`, `"`, `!`, `?`, `*`) and a final result token. Anything else is an
-    /// error naming the game and the token.
+    /// marks on moves (`'`, `"`, `!`, `?`, `*`) and a final result token. Variations as PTN
+    /// Ninja writes them after the main line (a `{branch}` comment, then a move number that
+    /// goes back) are left out. Anything else is an error naming the game and the token.
     pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, String> {
         GameRecord::parse_each(text)
             .into_iter()
@@ -333,6 +334,13 @@ fn strip_move_number(token: &str) -> Option<&str> {
     (digits > 0 && dotted.len() < rest.len()).then_some(dotted)
 }
 
+/// The move number a token starts with (`12.`, `12...`, `12.a1`), if it does.
+fn leading_number(token: &str) -> Option<usize> {
+    strip_move_number(token)?;
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    token[..digits].parse().ok()
+}
+
 /// Builds and replays one game from its tags and movetext.
 fn build(mut tags: Vec<(String, String)>, movetext: &str) -> Result<GameRecord, String> {
     // A second start position would be kept as a plain tag and win when the game is written.
@@ -355,10 +363,27 @@ fn build(mut tags: Vec<(String, String)>, movetext: &str) -> Result<GameRecord, 
         result: None,
     };
     let mut pos = record.start_position()?;
+    // The ply whose comment the last token extended, and its comment before that: a PTN
+    // Ninja branch name (`{3w1}`) reads as a comment until the move number after it rewinds.
+    let mut extended: Option<(usize, Option<String>)> = None;
+    let mut after_comment = false;
     for token in tokenize(movetext)? {
         let fail = |why: String| Err(format!("'{token}': {why}"));
+        let is_comment = token.starts_with('{');
+        // PTN Ninja writes variations after the main line, each a `{name}` comment then
+        // movetext whose move number goes back: only the main line is the game.
+        if after_comment && leading_number(&token).is_some_and(|n| n < pos.ply() / 2 + 1) {
+            if let Some((ply, earlier)) = extended.take() {
+                record.plies[ply].comment = earlier;
+            }
+            break;
+        }
+        after_comment = is_comment;
+        if !is_comment {
+            extended = None;
+        }
         if record.result.is_some() {
-            if token.starts_with('{') {
+            if is_comment {
                 continue;
             }
             return fail("nothing but comments may follow the result".into());
@@ -366,10 +391,12 @@ fn build(mut tags: Vec<(String, String)>, movetext: &str) -> Result<GameRecord, 
         if let Some(comment) = token.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
             if let Some(ply) = record.plies.last_mut() {
                 let comment = comment.trim();
-                ply.comment = Some(match ply.comment.take() {
+                let earlier = ply.comment.take();
+                ply.comment = Some(match &earlier {
                     Some(earlier) => format!("{earlier} {comment}"),
                     None => comment.to_string(),
                 });
+                extended = Some((record.plies.len() - 1, earlier));
             }
             continue;
         }

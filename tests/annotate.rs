@@ -54,6 +54,7 @@ fn annotate(test: &str, ptn: &str, nodes: u32) -> String {
         "--quiet",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "--quiet: {}", text(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
     text(&out.stdout)
 }
@@ -217,6 +218,57 @@ fn racetrack_and_ptn_ninja_files_are_read() {
         .unwrap()
         .ends_with(" a note"));
     assert!(!annotated.contains("{2b1}"), "{annotated}");
+}
+
+#[test]
+fn parallel_games_give_what_one_thread_gives_in_file_order() {
+    // One search thread a game and the same table a game (2 MB): the same text whether the
+    // two games run one after the other or side by side.
+    let input = data("match.ptn");
+    let annotated = |threads: &str, hash: &str| {
+        let out = run(&[
+            "annotate",
+            input.to_str().unwrap(),
+            "--nodes",
+            "1500",
+            "--quiet",
+            "--threads",
+            threads,
+            "--hash",
+            hash,
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let serial = annotated("1", "2");
+    assert_eq!(annotated("2", "4"), serial);
+    assert!(serial.contains("[Round \"1\"]"));
+    assert!(serial.find("[Round \"1\"]") < serial.find("[Round \"2\"]"));
+}
+
+#[test]
+fn bad_flags_are_refused() {
+    let input = data("match.ptn");
+    let file = input.to_str().unwrap();
+    for (args, expected) in [
+        (
+            vec!["--nodes", "10", "--movetime", "10"],
+            "cannot be used with",
+        ),
+        (vec!["--threads", "0"], "bad --threads"),
+        (vec!["--nodes", "0"], "bad budget"),
+        (vec!["--hash", "0"], "bad --hash"),
+    ] {
+        let out = run(&[&["annotate", file][..], &args[..]].concat());
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+    let out = run(&["annotate", "/nonexistent/games.ptn", "--nodes", "10"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("cannot read /nonexistent/games.ptn"));
 }
 
 #[test]

@@ -383,6 +383,55 @@ fn the_prover_decides_tinue_and_the_evaluation() {
     assert_eq!((proof.outcome, proof.plies), (Outcome::Loss, 2));
 }
 
+/// A prover proving a win for the side to move wherever `wins` says so.
+struct Claims<F: Fn(&Position) -> bool + Send> {
+    wins: F,
+}
+
+impl<F: Fn(&Position) -> bool + Send> TinueProver for Claims<F> {
+    fn prove(&mut self, pos: &Position, _limits: &Limits, _searched: &Info) -> Option<Proof> {
+        (self.wins)(pos).then(|| Proof {
+            outcome: Outcome::Win,
+            plies: 12,
+            line: Vec::new(),
+        })
+    }
+}
+
+#[test]
+fn a_defence_that_had_no_better_is_not_a_blunder() {
+    // White threatens e1 and Black blocks with Se1 (the engine prefers another move). Proven
+    // lost after Se1 only, the block walked into the loss: a blunder. Proven lost after any
+    // Black move (every position of that ply, the engine's choice included), it was lost
+    // anyway: judged on its odds alone, which fell less than a blunder's.
+    let record =
+        GameRecord::parse(&game("x5/x5/x5/2,2,2,x2/1,1,1,1,x 1 5", "5. c5 Se1", "*")).unwrap();
+    let mut after = record.start_position().unwrap();
+    for ply in &record.plies {
+        after.do_move(ply.mv);
+    }
+    let limits = Limits {
+        nodes: Some(3000),
+        ..Limits::default()
+    };
+    let judge = |prover: &mut dyn TinueProver| {
+        let mut searcher = Searcher::new(2, 1);
+        let plies = annotate_game(&record, &limits, &mut searcher, prover, &mut || {}).unwrap();
+        assert!(plies[1].comment.contains("White wins by force in 12 plies"));
+        assert_ne!(plies[1].comment.split(" pv ").nth(1), None, "{plies:?}");
+        plies[1].marks.judgement
+    };
+    let only_se1 = after.to_tps();
+    let mut one = Claims {
+        wins: move |p: &Position| p.to_tps() == only_se1,
+    };
+    assert_eq!(judge(&mut one), Some(Judgement::Blunder));
+    let mut every = Claims {
+        wins: |p: &Position| p.ply() == 10,
+    };
+    assert_ne!(judge(&mut every), Some(Judgement::Blunder));
+}
+
 #[test]
 fn judgements_follow_the_documented_thresholds() {
     let just = 0.001;

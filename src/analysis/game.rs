@@ -1,11 +1,11 @@
 //! One game's annotation: every position analysed in order, then each ply's marks and
 //! comment from the analyses before and after it.
 
-use super::marks::{is_tak, Judgement, Marks};
+use super::marks::{expected_score, is_tak, Judgement, Marks};
 use super::position::{analyse_position, PositionAnalysis};
 use super::prover::{Outcome, TinueProver};
 use crate::core::{Color, GameRecord, Move, Position};
-use crate::search::{wdl, Limits, Searcher};
+use crate::search::{score_is_win, wdl, Limits, Searcher};
 use std::fmt::Write;
 
 /// Longest engine line written in a comment, in plies.
@@ -51,15 +51,68 @@ pub fn annotate_game(
         .enumerate()
         .map(|(i, ply)| {
             let mut after = positions[i + 1].clone();
-            annotate_ply(
+            let mut annotated = annotate_ply(
                 ply.mv,
                 &positions[i],
                 &mut after,
                 &analyses[i],
                 &analyses[i + 1],
-            )
+            );
+            if annotated.marks.judgement == Some(Judgement::Blunder)
+                && lost_anyway(
+                    &positions[i],
+                    ply.mv,
+                    &analyses[i],
+                    &analyses[i + 1],
+                    limits,
+                    searcher,
+                    prover,
+                )
+            {
+                let size = positions[i].size();
+                annotated.marks.judgement = Judgement::of(
+                    expected_score(analyses[i].score_cp, size),
+                    expected_score(-analyses[i + 1].score_cp, size),
+                    false,
+                );
+            }
+            annotated
         })
         .collect())
+}
+
+/// Whether a ply judged a blunder only for walking into a proven loss (its odds alone would
+/// not make it one) was played where the engine's own choice loses by force too: then the
+/// position was lost already, the search before it just did not see so far, and the ply is
+/// judged on the odds. Costs one more analysis, in such plies only.
+fn lost_anyway(
+    before: &Position,
+    played: Move,
+    was: &PositionAnalysis,
+    now: &PositionAnalysis,
+    limits: &Limits,
+    searcher: &mut Searcher,
+    prover: &mut dyn TinueProver,
+) -> bool {
+    let size = before.size();
+    let mover_after = -now.score_cp;
+    let Some(best) = was.best().filter(|&best| best != played) else {
+        return false;
+    };
+    let only_by_the_proof = score_is_win(-mover_after)
+        && !score_is_win(-was.score_cp)
+        && Judgement::of(
+            expected_score(was.score_cp, size),
+            expected_score(mover_after, size),
+            false,
+        ) != Some(Judgement::Blunder);
+    if !only_by_the_proof {
+        return false;
+    }
+    let mut alternative = before.clone();
+    alternative.do_move(best);
+    let analysis = analyse_position(&alternative, limits, searcher, prover);
+    score_is_win(analysis.score_cp)
 }
 
 /// The marks and comment of `mv`, played in `before` (analysed as `was`) to reach `after`

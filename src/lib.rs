@@ -5,6 +5,8 @@
 //!   Depends on `core` only.
 //! - [`tei`]: the Tak Engine Interface front end. Depends on `search` and `core`.
 //! - [`matchrun`]: plays TEI engines against each other. Depends on `core`.
+//! - [`analysis`]: annotating games (`annotate`): every position searched, marks and
+//!   comments. Depends on `search` and `core`.
 //! - [`commands`]: the command-line tools (`perft`, `bench`, `analyze`) that `main` calls.
 //! - [`shard`]: splitting a seeded run into disjoint parts (`--shard K/N`, `--shard auto`).
 //! - [`train`]: self-play data and the weight fit (`datagen`, `tune`). Depends on `search`
@@ -20,6 +22,7 @@
 //! assert_eq!(Perft::new().count(&mut pos, 1, PerftMode::Counting), 35);
 //! ```
 
+pub mod analysis;
 pub mod commands;
 pub mod core;
 pub mod matchrun;

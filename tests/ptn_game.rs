@@ -177,3 +177,25 @@ fn a_game_without_moves_ends_at_its_blank_line() {
     assert_eq!(each[1].as_ref().unwrap(), &games[0]);
     assert_eq!(each[2].as_ref().unwrap(), &games[1]);
 }
+
+/// PTN Ninja exports variations after the main line, each a `{branch}` comment then movetext
+/// whose move number goes back: the game is the main line, the branch name is no comment,
+/// and a result before the variations stands.
+#[test]
+fn ptn_ninja_variations_are_left_out() {
+    let text = "[Size \"5\"]\n[Opening \"swap\"]\n\n1. a1 e5\n2. b1 {main} a2\n3. c1 a3\n\n\
+        {3w1}\n3. d4? a3\n4. d3 b4\n\n{3w1/4w1}\n4. Sd2 e4\n";
+    let game = GameRecord::parse(text).unwrap();
+    let moves: Vec<String> = game.plies.iter().map(|p| p.mv.to_ptn()).collect();
+    assert_eq!(moves, ["a1", "e5", "b1", "a2", "c1", "a3"]);
+    assert_eq!(game.plies[2].comment.as_deref(), Some("main"));
+    assert_eq!(game.plies[5].comment, None);
+    let finished = text.replace("3. c1 a3\n", "3. c1 a3 1-0\n");
+    let game = GameRecord::parse(&finished).unwrap();
+    assert_eq!(game.plies.len(), 6);
+    assert_eq!(game.result.unwrap().to_string(), "1-0");
+    // A comment then a move number that does not go back is still the main line.
+    let game = GameRecord::parse("[Size \"5\"]\n1. a1 e5 {note}\n2. b1 a2").unwrap();
+    assert_eq!(game.plies.len(), 4);
+    assert_eq!(game.plies[1].comment.as_deref(), Some("note"));
+}

@@ -3,6 +3,7 @@
 //! `Position` so a record that reads back is a legal game.
 
 use super::moves::Move;
+use super::piece::Color;
 use super::position::Position;
 use super::rules::GameResult;
 use std::fmt;
@@ -54,6 +55,9 @@ pub struct RecordedPly {
     /// Text of the comment after the move, without braces.
     pub comment: Option<String>,
 }
+
+/// One game of a PTN file as read: its tags, and the game or why it could not be read.
+pub type TaggedGame = (Vec<(String, String)>, Result<GameRecord, String>);
 
 /// A PTN game: ordered tags, an optional start TPS, the plies, and the result.
 ///
@@ -168,8 +172,9 @@ impl GameRecord {
     /// game. The reader accepts move numbers (`1.`,
     /// `1...`), `--` placeholders before the first ply, `{comments}` anywhere (a comment
     /// belongs to the ply before it; comments before the first ply are dropped), annotation
-    /// marks on moves (`'`, `"`, `!`, `?`, `*`) and a final result token. Anything else is an
-    /// error naming the game and the token.
+    /// marks on moves (`'`, `"`, `!`, `?`, `*`) and a final result token. Variations as PTN
+    /// Ninja writes them after the main line (a `{branch}` comment, then a move number that
+    /// goes back) are left out. Anything else is an error naming the game and the token.
     pub fn parse_all(text: &str) -> Result<Vec<GameRecord>, String> {
         GameRecord::parse_each(text)
             .into_iter()
@@ -189,17 +194,33 @@ impl GameRecord {
     /// assert!(games[0].is_ok() && games[1].is_err() && games[2].is_ok());
     /// ```
     pub fn parse_each(text: &str) -> Vec<Result<GameRecord, String>> {
+        GameRecord::parse_each_with_tags(text)
+            .into_iter()
+            .map(|(_, game)| game)
+            .collect()
+    }
+
+    /// [`GameRecord::parse_each`], each game with the tags read for it (the well-formed ones
+    /// when a tag is bad), so that a damaged game can still be named by its players or round.
+    ///
+    /// ```
+    /// use menhir::core::GameRecord;
+    /// let games = GameRecord::parse_each_with_tags("[Size \"3\"]\n[Round \"4\"]\n1. a1 a1\n");
+    /// assert_eq!(games[0].0[1], ("Round".to_string(), "4".to_string()));
+    /// assert!(games[0].1.is_err());
+    /// ```
+    pub fn parse_each_with_tags(text: &str) -> Vec<TaggedGame> {
         let mut games = Vec::new();
         let mut tags: Vec<(String, String)> = Vec::new();
         let mut tag_error: Option<String> = None;
         let mut movetext = String::new();
         let mut finish = |tags: &mut Vec<_>, tag_error: &mut Option<String>, movetext: &str| {
+            let read = std::mem::take(tags);
             let game = match tag_error.take() {
                 Some(why) => Err(why),
-                None => build(std::mem::take(tags), movetext),
+                None => build(read.clone(), movetext),
             };
-            tags.clear();
-            games.push(game);
+            games.push((read, game));
         };
         for (number, line) in text.lines().enumerate() {
             let trimmed = line.trim();
@@ -313,6 +334,13 @@ fn strip_move_number(token: &str) -> Option<&str> {
     (digits > 0 && dotted.len() < rest.len()).then_some(dotted)
 }
 
+/// The move number a token starts with (`12.`, `12...`, `12.a1`), if it does.
+fn leading_number(token: &str) -> Option<usize> {
+    strip_move_number(token)?;
+    let digits = token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    token[..digits].parse().ok()
+}
+
 /// Builds and replays one game from its tags and movetext.
 fn build(mut tags: Vec<(String, String)>, movetext: &str) -> Result<GameRecord, String> {
     // A second start position would be kept as a plain tag and win when the game is written.
@@ -335,10 +363,27 @@ fn build(mut tags: Vec<(String, String)>, movetext: &str) -> Result<GameRecord, 
         result: None,
     };
     let mut pos = record.start_position()?;
+    // The ply whose comment the last token extended, and its comment before that: a PTN
+    // Ninja branch name (`{3w1}`) reads as a comment until the move number after it rewinds.
+    let mut extended: Option<(usize, Option<String>)> = None;
+    let mut after_comment = false;
     for token in tokenize(movetext)? {
         let fail = |why: String| Err(format!("'{token}': {why}"));
+        let is_comment = token.starts_with('{');
+        // PTN Ninja writes variations after the main line, each a `{name}` comment then
+        // movetext whose move number goes back: only the main line is the game.
+        if after_comment && leading_number(&token).is_some_and(|n| n < pos.ply() / 2 + 1) {
+            if let Some((ply, earlier)) = extended.take() {
+                record.plies[ply].comment = earlier;
+            }
+            break;
+        }
+        after_comment = is_comment;
+        if !is_comment {
+            extended = None;
+        }
         if record.result.is_some() {
-            if token.starts_with('{') {
+            if is_comment {
                 continue;
             }
             return fail("nothing but comments may follow the result".into());
@@ -346,10 +391,12 @@ fn build(mut tags: Vec<(String, String)>, movetext: &str) -> Result<GameRecord, 
         if let Some(comment) = token.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
             if let Some(ply) = record.plies.last_mut() {
                 let comment = comment.trim();
-                ply.comment = Some(match ply.comment.take() {
+                let earlier = ply.comment.take();
+                ply.comment = Some(match &earlier {
                     Some(earlier) => format!("{earlier} {comment}"),
                     None => comment.to_string(),
                 });
+                extended = Some((record.plies.len() - 1, earlier));
             }
             continue;
         }
@@ -370,7 +417,15 @@ fn build(mut tags: Vec<(String, String)>, movetext: &str) -> Result<GameRecord, 
         }
         let mv = match pos.parse_move(text) {
             Ok(mv) => mv,
-            Err(e) => return fail(format!("ply {}: {e}", record.plies.len() + 1)),
+            // Named as a reader counts: the move number (from the position's own ply count,
+            // so a TPS start numbers as its tag says) and whose ply it is.
+            Err(e) => {
+                let side = match pos.to_move() {
+                    Color::White => "White",
+                    Color::Black => "Black",
+                };
+                return fail(format!("move {} ({side}): {e}", pos.ply() / 2 + 1));
+            }
         };
         pos.do_move(mv);
         record.plies.push(RecordedPly { mv, comment: None });

@@ -19,7 +19,7 @@ mod tps;
 mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use game::{GameRecord, RecordResult, RecordedPly};
+pub use game::{GameRecord, RecordResult, RecordedPly, TaggedGame};
 pub use moves::{Move, MoveList};
 pub use perft::{Perft, PerftMode};
 pub use piece::{Color, PieceKind};

@@ -1,0 +1,114 @@
+//! Game analysis: `menhir annotate` reads PTN games, analyses every position with the search
+//! and a [`TinueProver`], and writes each game back with every move's evaluation, win chance
+//! and the engine's preferred move in a comment, and the PTN marks (`'`, `"`, `?`, `??`, `!`).
+//! Games of a file are analysed in parallel. See `docs/analysis.md` for the comment format.
+//!
+//! Depends on `search` and `core`.
+
+mod game;
+mod marks;
+mod position;
+mod progress;
+mod prover;
+mod ptn_writer;
+
+pub use game::{annotate_game, AnnotatedPly};
+pub use marks::{expected_score, is_tak, Judgement, Marks, BLUNDER_DROP, GOOD_GAIN, MISTAKE_DROP};
+pub use position::{analyse_position, PositionAnalysis};
+pub use progress::Progress;
+pub use prover::{new_prover, Outcome, Proof, SearchMates, TinueProver};
+pub use ptn_writer::write_annotated;
+
+use crate::core::{GameRecord, TaggedGame};
+use crate::search::{Limits, Searcher};
+use rayon::prelude::*;
+
+/// How to annotate.
+#[derive(Clone, Debug)]
+pub struct AnnotateConfig {
+    /// What bounds the search (and the prover) in each position.
+    pub limits: Limits,
+    /// Threads in all: games run in parallel, each search gets the threads left over.
+    pub threads: usize,
+    /// Transposition-table megabytes in all, shared out between the games running at once.
+    pub hash_mb: usize,
+    /// Draw the progress bar on stderr.
+    pub progress: bool,
+}
+
+/// Reads every game of `text` and returns the annotated PTN of all of them, in file order.
+/// A game that cannot be read fails the whole run, before anything is analysed, with one
+/// line naming the game (number, players, round) and the move.
+pub fn annotate_text(text: &str, config: &AnnotateConfig) -> Result<String, String> {
+    let games = read_games(text)?;
+    let threads = config.threads.max(1);
+    let workers = threads.min(games.len()).max(1);
+    let search_threads = (threads / workers).max(1);
+    let hash_mb = (config.hash_mb / workers).max(1);
+    let positions = games.iter().map(|g| g.plies.len() + 1).sum();
+    let progress = Progress::new(positions, games.len(), config.progress);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .thread_name(|i| format!("menhir-annotate-{i}"))
+        .build()
+        .map_err(|e| format!("cannot start the analysis threads: {e}"))?;
+    let annotated: Vec<Result<String, String>> = pool.install(|| {
+        games
+            .par_iter()
+            .enumerate()
+            .map(|(index, record)| {
+                let mut searcher = Searcher::new(hash_mb, search_threads);
+                let mut prover = new_prover(hash_mb);
+                let plies = annotate_game(
+                    record,
+                    &config.limits,
+                    &mut searcher,
+                    prover.as_mut(),
+                    &mut || progress.position_done(),
+                )
+                .map_err(|e| format!("{}: {e}", game_name(index, &record.tags)))?;
+                progress.game_done();
+                Ok(write_annotated(record, &plies))
+            })
+            .collect()
+    });
+    progress.finish();
+    let annotated: Vec<String> = annotated.into_iter().collect::<Result<_, _>>()?;
+    Ok(annotated.join("\n"))
+}
+
+/// Every game of `text`, or the first that cannot be read, named.
+fn read_games(text: &str) -> Result<Vec<GameRecord>, String> {
+    let games: Vec<TaggedGame> = GameRecord::parse_each_with_tags(text);
+    if games.is_empty() {
+        return Err("no game found".into());
+    }
+    games
+        .into_iter()
+        .enumerate()
+        .map(|(index, (tags, game))| game.map_err(|e| format!("{}: {e}", game_name(index, &tags))))
+        .collect()
+}
+
+/// `game 2 (alice vs bob, round 3)`: the game's number in the file, and its players and
+/// round when its tags name them.
+fn game_name(index: usize, tags: &[(String, String)]) -> String {
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.trim())
+            .filter(|v| !v.is_empty())
+    };
+    let mut about = Vec::new();
+    if let (Some(white), Some(black)) = (tag("Player1"), tag("Player2")) {
+        about.push(format!("{white} vs {black}"));
+    }
+    if let Some(round) = tag("Round") {
+        about.push(format!("round {round}"));
+    }
+    if about.is_empty() {
+        format!("game {}", index + 1)
+    } else {
+        format!("game {} ({})", index + 1, about.join(", "))
+    }
+}

@@ -23,6 +23,7 @@
 pub mod commands;
 pub mod core;
 pub mod matchrun;
+pub mod playtak;
 pub mod search;
 pub mod shard;
 pub mod spsa;

@@ -5,7 +5,7 @@
 
 use crate::matchrun::engine::{Engine as ChildEngine, EngineSpec};
 use crate::tei::{Output, Session};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
@@ -65,7 +65,8 @@ pub enum Done {
 pub struct EngineLink {
     jobs: Option<Sender<Job>>,
     done: Receiver<Done>,
-    abort: Arc<AtomicBool>,
+    /// The tag of the search wanted now (0: none); a search with another tag stops.
+    wanted: Arc<AtomicU64>,
     worker: Option<JoinHandle<()>>,
 }
 
@@ -76,8 +77,8 @@ impl EngineLink {
         let mut backend = Backend::start(choice)?;
         let (jobs, job_rx) = mpsc::channel::<Job>();
         let (done_tx, done) = mpsc::channel();
-        let abort = Arc::new(AtomicBool::new(false));
-        let worker_abort = abort.clone();
+        let wanted = Arc::new(AtomicU64::new(0));
+        let worker_wanted = wanted.clone();
         let worker = thread::spawn(move || {
             for job in job_rx {
                 let answer = match job {
@@ -89,7 +90,10 @@ impl EngineLink {
                         position,
                         go,
                         limit,
-                    } => Done::Thought(tag, backend.think(&position, &go, limit, &worker_abort)),
+                    } => {
+                        let aborted = || worker_wanted.load(Ordering::SeqCst) != tag;
+                        Done::Thought(tag, backend.think(&position, &go, limit, &aborted))
+                    }
                 };
                 if done_tx.send(answer).is_err() {
                     break;
@@ -100,7 +104,7 @@ impl EngineLink {
         Ok(EngineLink {
             jobs: Some(jobs),
             done,
-            abort,
+            wanted,
             worker: Some(worker),
         })
     }
@@ -114,7 +118,7 @@ impl EngineLink {
 
     /// Sets up a new game and waits for it (bounded).
     pub fn new_game(&mut self, size: usize, half_komi: i32) -> Result<(), String> {
-        self.abort.store(true, Ordering::SeqCst);
+        self.abort();
         self.send(Job::NewGame { size, half_komi })?;
         let deadline = Instant::now() + READY_TIMEOUT * 2;
         loop {
@@ -135,7 +139,7 @@ impl EngineLink {
         go: String,
         limit: Duration,
     ) -> Result<(), String> {
-        self.abort.store(false, Ordering::SeqCst);
+        self.wanted.store(tag, Ordering::SeqCst);
         self.send(Job::Think {
             tag,
             position,
@@ -146,7 +150,7 @@ impl EngineLink {
 
     /// Tells a running search to stop (its answer will be stale).
     pub fn abort(&self) {
-        self.abort.store(true, Ordering::SeqCst);
+        self.wanted.store(0, Ordering::SeqCst);
     }
 
     /// An answer, if one is ready.
@@ -157,7 +161,7 @@ impl EngineLink {
 
 impl Drop for EngineLink {
     fn drop(&mut self) {
-        self.abort.store(true, Ordering::SeqCst);
+        self.abort();
         self.jobs.take();
         if let Some(worker) = self.worker.take() {
             let _ = worker.join();
@@ -264,10 +268,13 @@ impl Backend {
         position: &str,
         go: &str,
         limit: Duration,
-        abort: &AtomicBool,
+        aborted: &dyn Fn() -> bool,
     ) -> Result<Thought, String> {
         match self {
             Backend::InProcess { session, lines } => {
+                if aborted() {
+                    return Err("stale search skipped".into());
+                }
                 while lines.try_recv().is_ok() {}
                 session.handle_line(position);
                 session.handle_line(go);
@@ -299,7 +306,7 @@ impl Backend {
                         }
                     }
                     let late = start.elapsed() > limit;
-                    if (late || abort.load(Ordering::SeqCst)) && stopped_at.is_none() {
+                    if (late || aborted()) && stopped_at.is_none() {
                         session.handle_line("stop");
                         stopped_at = Some(Instant::now());
                     }
@@ -311,13 +318,16 @@ impl Backend {
             Backend::External {
                 spec, engine, size, ..
             } => {
+                if aborted() {
+                    return Err("stale search skipped".into());
+                }
                 let start = Instant::now();
                 match engine.go(position, go, limit) {
                     Ok(reply) => Ok(Thought {
                         bestmove: reply.bestmove,
                         score_cp: reply.eval.map(|e| e.score_cp),
                     }),
-                    Err(first) => {
+                    Err(first) if !aborted() => {
                         // A crash costs a restart and one more try within the same time.
                         log::warn!("engine '{}' {first}; restarting it", spec.name);
                         let left = limit.saturating_sub(start.elapsed());
@@ -333,6 +343,7 @@ impl Backend {
                             })
                             .map_err(|e| format!("engine '{}' {e} (after a restart)", spec.name))
                     }
+                    Err(e) => Err(format!("engine '{}' {e}", spec.name)),
                 }
             }
         }

@@ -190,3 +190,70 @@ impl Game {
         record
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playtak::ServerLine;
+
+    fn start(line: &str) -> Game {
+        let ServerLine::GameStart(start) = ServerLine::parse(line) else {
+            panic!("{line}")
+        };
+        Game::new(start, Duration::from_secs(3)).unwrap()
+    }
+
+    #[test]
+    fn the_engine_clock_comes_from_the_time_updates() {
+        let mut game = start("Game Start 7 5 alice vs bot black 180 4 21 1 0 0");
+        game.apply_server_move("P A1").unwrap();
+        let ServerLine::Time(7, w, b) = ServerLine::parse("Game#7 Timems 170500 175250") else {
+            panic!()
+        };
+        game.set_clocks(w, b);
+        assert!(game.our_turn());
+        let (go, limit) = game.go_command(Duration::from_millis(250));
+        // Our clock (Black) loses the margin and the few ms since the update.
+        let words: Vec<&str> = go.split_whitespace().collect();
+        assert_eq!(&words[..3], ["go", "wtime", "170500"]);
+        let btime: u64 = words[4].parse().unwrap();
+        assert!((174_000..=175_000).contains(&btime), "{go}");
+        assert_eq!(&words[5..], ["winc", "3000", "binc", "3000"]);
+        assert!(limit > Duration::from_secs(175) && limit <= Duration::from_secs(177));
+        assert_eq!(game.position_command(), "position startpos moves a1");
+        assert_eq!(game.position.half_komi(), 4);
+        // Seconds (protocol 0) too.
+        assert_eq!(
+            ServerLine::parse("Game#7 Time 12 34"),
+            ServerLine::Time(7, 12_000, 34_000)
+        );
+    }
+
+    #[test]
+    fn undo_and_restart_rebuild_the_board() {
+        let mut game = start("Game Start 1 5 bot vs bob white 60 0 21 1");
+        for mv in ["P A1", "P E5", "P C3 C"] {
+            game.apply_server_move(mv).unwrap();
+        }
+        let generation = game.generation;
+        game.undo().unwrap();
+        assert_eq!(game.plies.len(), 2);
+        assert!(game.generation > generation);
+        assert!(
+            game.apply_server_move("M A1 A2 1").is_err(),
+            "a1 is Black's flat"
+        );
+        game.restart();
+        assert!(game.plies.is_empty() && game.our_turn());
+        assert!(game.undo().is_err());
+    }
+
+    #[test]
+    fn games_with_other_reserves_are_refused() {
+        let ServerLine::GameStart(s) = ServerLine::parse("Game Start 1 5 a vs b white 60 0 25 1")
+        else {
+            panic!()
+        };
+        assert!(Game::new(s, Duration::ZERO).is_err());
+    }
+}

@@ -260,12 +260,19 @@ impl Bot {
                         self.name_for_login()
                     ));
                 }
+                ServerLine::Ok => {
+                    self.sent.pop_front();
+                }
+                // `Client` and `Protocol` are answered first; a NOK after them is the login's.
                 ServerLine::Nok if self.sent.is_empty() => {
                     connection.close();
                     return Err(format!(
                         "login as {} refused by the server (NOK)",
                         self.name_for_login()
                     ));
+                }
+                ServerLine::Nok => {
+                    log::warn!("the server refused {:?}", self.sent.pop_front());
                 }
                 // A guest login restarts the game before the welcome: keep those lines.
                 _ => early.push(line),
@@ -567,7 +574,19 @@ impl Bot {
                 }
             }
             ServerLine::Over(id, result) => {
-                if self.current(id).is_some() {
+                let unanswered = self
+                    .sent
+                    .iter()
+                    .filter(|s| **s == Sent::Acked(Ack::Move))
+                    .count();
+                if let Some(game) = self.current(id) {
+                    // A move of ours still unanswered when the game ends off the board (a draw
+                    // agreed, a flag) came too late: the server will refuse it.
+                    if game.position.result().is_none() {
+                        for _ in 0..unanswered {
+                            game.plies.pop();
+                        }
+                    }
                     let result = RecordResult::parse(&result).unwrap_or_else(|| {
                         log::warn!("unknown result '{result}' recorded as *");
                         RecordResult::Unfinished

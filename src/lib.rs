@@ -5,6 +5,8 @@
 //!   Depends on `core` only.
 //! - [`tei`]: the Tak Engine Interface front end. Depends on `search` and `core`.
 //! - [`matchrun`]: plays TEI engines against each other. Depends on `core`.
+//! - [`playtak`]: a bot on a playtak server (`playtak`): protocol, move notation, transport,
+//!   the engine link and the session. Depends on `tei`, `matchrun` and `core`.
 //! - [`commands`]: the command-line tools (`perft`, `bench`, `analyze`) that `main` calls.
 //! - [`shard`]: splitting a seeded run into disjoint parts (`--shard K/N`, `--shard auto`).
 //! - [`train`]: self-play data and the weight fit (`datagen`, `tune`). Depends on `search`

@@ -378,8 +378,9 @@ fn undo_request(accept: bool) -> (RunSummary, Vec<Played>, Vec<String>, usize) {
     let mut cfg = config(&double, false, Mode::Seek(seek(5, 2)), in_process());
     cfg.accept_undo = accept;
     let summary = run(cfg).unwrap();
+    let games = double.games();
     let noks = double.observed.lock().unwrap().move_noks;
-    (summary, double.games(), double.received(), noks)
+    (summary, games, double.received(), noks)
 }
 
 #[test]
@@ -508,4 +509,34 @@ fn an_unreachable_server_is_retried_then_given_up() {
     let err = run(cfg).unwrap_err();
     assert!(err.contains("gave up after 3 attempts"), "{err}");
     assert!(Endpoint::parse("wss://playtak.com/ws").is_err());
+}
+
+#[test]
+fn bad_command_lines_fail_with_one_line_before_connecting() {
+    let bin = env!("CARGO_BIN_EXE_menhir");
+    // 127.0.0.1:9 (discard) is never reached: each case fails while checking its flags.
+    for (args, expected) in [
+        (vec!["--server", "wss://playtak.com/ws"], "wss://"),
+        (vec!["--server", "no-port"], "HOST:PORT"),
+        (vec!["--color", "purple"], "--color"),
+        (vec!["--size", "9"], "size 9"),
+        (vec!["--half-komi", "9"], "komi 9"),
+        (vec!["--size", "5", "--pieces", "25"], "standard"),
+        (vec!["--user", "bob", "--password-file", "/nonexistent/pw"], "--password-file"),
+        (vec!["--password-file", "/nonexistent/pw"], "needs --user"),
+        (vec!["--engine", "name=x"], "cmd=PROGRAM"),
+        (vec!["--accept", "bob", "--accept-sizes", "2"], "--accept-sizes"),
+    ] {
+        let out = Command::new(bin)
+            .arg("playtak")
+            .args(["--server", "127.0.0.1:9"])
+            .args(&args)
+            .env_remove("PLAYTAK_PASSWORD")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
 }

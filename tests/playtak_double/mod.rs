@@ -160,11 +160,27 @@ impl Double {
         }
     }
 
+    /// Waits (at most 10 s) until the client's `quit` has been read, so the double has seen
+    /// everything the client sent before it returned.
+    fn settle(&self) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(10) {
+            let o = self.observed.lock().unwrap();
+            if o.received.last().map(String::as_str) == Some("quit") {
+                return;
+            }
+            drop(o);
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     pub fn received(&self) -> Vec<String> {
+        self.settle();
         self.observed.lock().unwrap().received.clone()
     }
 
     pub fn games(&self) -> Vec<Played> {
+        self.settle();
         self.observed.lock().unwrap().games.clone()
     }
 }
@@ -343,7 +359,13 @@ pub fn server_to_ptn(text: &str) -> Option<String> {
                 .map(|d| d.parse().ok())
                 .collect::<Option<_>>()?;
             let count: u32 = nums.iter().sum();
-            let drops: String = nums.iter().map(|n| n.to_string()).collect();
+            // Canonical PTN: no count of 1, no drops for a single square.
+            let count = if count > 1 { count.to_string() } else { String::new() };
+            let drops: String = if nums.len() > 1 {
+                nums.iter().map(|n| n.to_string()).collect()
+            } else {
+                String::new()
+            };
             Some(format!("{count}{}{dir}{drops}", sq(from)?))
         }
         _ => None,

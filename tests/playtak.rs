@@ -522,14 +522,23 @@ fn bad_command_lines_fail_with_one_line_before_connecting() {
         (vec!["--size", "9"], "size 9"),
         (vec!["--half-komi", "9"], "komi 9"),
         (vec!["--size", "5", "--pieces", "25"], "standard"),
-        (vec!["--user", "bob", "--password-file", "/nonexistent/pw"], "--password-file"),
+        (
+            vec!["--user", "bob", "--password-file", "/nonexistent/pw"],
+            "--password-file",
+        ),
         (vec!["--password-file", "/nonexistent/pw"], "needs --user"),
         (vec!["--engine", "name=x"], "cmd=PROGRAM"),
-        (vec!["--accept", "bob", "--accept-sizes", "2"], "--accept-sizes"),
+        (
+            vec!["--accept", "bob", "--accept-sizes", "2"],
+            "--accept-sizes",
+        ),
     ] {
-        let out = Command::new(bin)
-            .arg("playtak")
-            .args(["--server", "127.0.0.1:9"])
+        let mut command = Command::new(bin);
+        command.arg("playtak");
+        if !args.contains(&"--server") {
+            command.args(["--server", "127.0.0.1:9"]);
+        }
+        let out = command
             .args(&args)
             .env_remove("PLAYTAK_PASSWORD")
             .output()

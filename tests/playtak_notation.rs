@@ -71,6 +71,7 @@ fn every_legal_move_round_trips_through_server_notation_and_ptn() {
             }
         }
     }
+    eprintln!("{checked} moves checked: {spreads} spreads, placements {kinds:?} (flat, wall, cap)");
     assert!(checked > 50_000, "{checked} moves checked");
     assert!(
         spreads > 10_000 && kinds.iter().all(|&k| k > 1000),

@@ -360,7 +360,11 @@ pub fn server_to_ptn(text: &str) -> Option<String> {
                 .collect::<Option<_>>()?;
             let count: u32 = nums.iter().sum();
             // Canonical PTN: no count of 1, no drops for a single square.
-            let count = if count > 1 { count.to_string() } else { String::new() };
+            let count = if count > 1 {
+                count.to_string()
+            } else {
+                String::new()
+            };
             let drops: String = if nums.len() > 1 {
                 nums.iter().map(|n| n.to_string()).collect()
             } else {

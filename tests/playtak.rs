@@ -404,12 +404,15 @@ fn undo_requests_are_granted_with_accept_undo_and_the_boards_stay_in_step() {
 fn seeks_are_accepted_by_name_size_and_standard_reserves_only() {
     let double = Double::start(Scenario {
         listed_seeks: vec![
+            "Seek new 10 alice 5 5 0 A 0 21 1 1 0 0 0 ".into(),
             "Seek new 11 mallory 5 5 0 A 0 21 1 1 0 0 0 ".into(),
             "Seek new 12 alice 5 5 0 A 0 25 1 1 0 0 0 ".into(),
             "Seek new 13 alice 6 5 0 W 0 30 1 1 0 0 0 ".into(),
             "Seek new 14 alice 5 5 0 W 2 21 1 1 0 0 0 someoneelse".into(),
             "Seek new 15 alice 5 5 0 W 2 21 1 1 0 0 0 ".into(),
         ],
+        // Seek 10 is taken by someone else first: the bot goes on down the list.
+        refuse_accepts: vec!["10".into()],
         ..Scenario::default()
     });
     let filter = AcceptFilter {
@@ -423,7 +426,7 @@ fn seeks_are_accepted_by_name_size_and_standard_reserves_only() {
         .into_iter()
         .filter(|l| l.starts_with("Accept"))
         .collect();
-    assert_eq!(accepts, ["Accept 15"]);
+    assert_eq!(accepts, ["Accept 10", "Accept 15"]);
     let played = double.games();
     assert_eq!(played[0].client_color, Color::Black, "alice seeks White");
     assert_eq!(played[0].half_komi, 2);

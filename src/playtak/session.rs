@@ -22,6 +22,8 @@ const POLL: Duration = Duration::from_millis(20);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long the server has to answer a login.
 const LOGIN_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long an accepted seek may take to become a game before the bot looks for another.
+const ACCEPT_WAIT: Duration = Duration::from_secs(10);
 
 /// One finished (or abandoned) game.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,8 +104,12 @@ struct Bot {
     sent: VecDeque<Sent>,
     /// Our seek is on the server (or sent and not refused).
     seek_posted: bool,
-    /// A seek we accepted, until its game starts.
-    accepted: Option<ListedSeek>,
+    /// A seek we accepted and when, until its game starts (or `ACCEPT_WAIT` passes: someone
+    /// else took it).
+    accepted: Option<(ListedSeek, Instant)>,
+    /// Accept mode: the seeks on the server's list, and those already tried.
+    listed: Vec<ListedSeek>,
+    tried: Vec<u64>,
     summary: RunSummary,
     last_ping: Instant,
     /// Interrupts already acted on.
@@ -132,6 +138,8 @@ pub fn run(config: PlaytakConfig) -> Result<RunSummary, String> {
         sent: VecDeque::new(),
         seek_posted: false,
         accepted: None,
+        listed: Vec::new(),
+        tried: Vec::new(),
         summary: RunSummary::default(),
         last_ping: Instant::now(),
         interrupts_seen: 0,
@@ -210,6 +218,8 @@ impl Bot {
         self.sent.clear();
         self.seek_posted = false;
         self.accepted = None;
+        // The server lists every seek again after the login.
+        self.listed.clear();
         if let Some(ticket) = self.thinking.take() {
             log::debug!("dropping search {ticket:?} of the old connection");
             self.engine.abort();
@@ -391,6 +401,15 @@ impl Bot {
         if self.stop_now() {
             return Ok(());
         }
+        if self
+            .accepted
+            .as_ref()
+            .is_some_and(|(_, at)| at.elapsed() > ACCEPT_WAIT)
+        {
+            log::warn!("the seek we accepted did not start a game: looking for another");
+            self.accepted = None;
+        }
+        self.accept_from_list(connection)?;
         if let Mode::Seek(seek) = &self.config.mode {
             if !self.seek_posted {
                 let command = seek.command();
@@ -637,11 +656,9 @@ impl Bot {
             ServerLine::RemoveDraw(_) | ServerLine::RemoveUndo(_) => {
                 log::info!("{line}");
             }
-            ServerLine::SeekNew(listed) => self.seek_listed(connection, listed)?,
+            ServerLine::SeekNew(listed) => self.seek_listed(listed)?,
             ServerLine::SeekRemove(id) => {
-                if self.accepted.as_ref().is_some_and(|a| a.id == id) && self.game.is_none() {
-                    log::debug!("the seek we accepted is gone");
-                }
+                self.listed.retain(|l| l.id != id);
             }
             ServerLine::Message(text) => log::info!("server: {text}"),
             ServerLine::LoggedIn(_) | ServerLine::Greeting => {}
@@ -705,7 +722,7 @@ impl Bot {
             self.end_game(RecordResult::Unfinished, "replaced by another game");
         }
         let increment = match (&self.config.mode, self.accepted.take()) {
-            (_, Some(accepted)) => accepted.seek.increment_s,
+            (_, Some((accepted, _))) => accepted.seek.increment_s,
             (Mode::Seek(seek), None) => seek.increment_s,
             (Mode::Accept(_), None) => 0,
         };
@@ -755,11 +772,7 @@ impl Bot {
         }
     }
 
-    fn seek_listed(
-        &mut self,
-        connection: &mut Connection,
-        listed: ListedSeek,
-    ) -> Result<(), Fault> {
+    fn seek_listed(&mut self, listed: ListedSeek) -> Result<(), Fault> {
         if listed.name.eq_ignore_ascii_case(&self.name) {
             // Our own seek is on the list: it was accepted by the server.
             if let Some(pos) = self
@@ -772,20 +785,33 @@ impl Bot {
             log::info!("seek {} posted", listed.id);
             return Ok(());
         }
+        if matches!(self.config.mode, Mode::Accept(_)) {
+            self.listed.push(listed);
+        }
+        Ok(())
+    }
+
+    /// Accept mode: accepts the first listed seek that passes the filter and was not tried.
+    fn accept_from_list(&mut self, connection: &mut Connection) -> Result<(), Fault> {
         let Mode::Accept(filter) = &self.config.mode else {
             return Ok(());
         };
-        if self.game.is_some() || self.accepted.is_some() || self.resume_pending || self.stop_now()
-        {
+        if self.accepted.is_some() {
             return Ok(());
         }
-        if filter.accepts(&listed, &self.name) {
-            log::info!("accepting seek {} by {}", listed.id, listed.name);
-            let line = format!("Accept {}", listed.id);
-            self.accepted = Some(listed);
-            self.send_tracked(connection, &line, Sent::FailOnly(Ack::Accept))?;
-        }
-        Ok(())
+        let Some(listed) = self
+            .listed
+            .iter()
+            .find(|l| !self.tried.contains(&l.id) && filter.accepts(l, &self.name))
+            .cloned()
+        else {
+            return Ok(());
+        };
+        log::info!("accepting seek {} by {}", listed.id, listed.name);
+        let line = format!("Accept {}", listed.id);
+        self.tried.push(listed.id);
+        self.accepted = Some((listed, Instant::now()));
+        self.send_tracked(connection, &line, Sent::FailOnly(Ack::Accept))
     }
 }
 

@@ -49,6 +49,8 @@ pub struct Scenario {
     pub websocket: bool,
     /// Lines sent after login (`Seek new ...` for accept mode).
     pub listed_seeks: Vec<String>,
+    /// Seek numbers whose `Accept` is refused (someone else was quicker).
+    pub refuse_accepts: Vec<String>,
     /// A game reaching this many plies is declared drawn.
     pub max_plies: usize,
     /// The clock each side is shown, in ms.
@@ -69,6 +71,7 @@ impl Default for Scenario {
             garbage: false,
             websocket: false,
             listed_seeks: Vec::new(),
+            refuse_accepts: Vec::new(),
             max_plies: 60,
             clock_ms: 5000,
         }
@@ -613,6 +616,10 @@ impl Server {
                     seek.caps
                 ));
                 self.start_game(conn, &seek, client_color);
+            }
+            ["Accept", n] if self.scenario.refuse_accepts.iter().any(|r| r == n) => {
+                conn.send(&format!("Seek remove {n} alice"));
+                conn.send("NOK");
             }
             ["Accept", n] if self.game.is_none() => {
                 let listed = self.scenario.listed_seeks.iter().find_map(|s| {

@@ -552,3 +552,28 @@ fn bad_command_lines_fail_with_one_line_before_connecting() {
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_registered_user_resumes_too_with_the_game_restarted_after_the_welcome() {
+    // For a registered login the server welcomes first, then restarts the game.
+    let double = Double::start(Scenario {
+        drop_after_plies: Some(4),
+        websocket: true,
+        ..Scenario::default()
+    });
+    let mut cfg = config(&double, true, Mode::Seek(seek(6, 4)), in_process());
+    cfg.login = Login::User {
+        name: "menhirbot".into(),
+        password: "secret-pw".into(),
+    };
+    let summary = run(cfg).unwrap();
+    assert_eq!(summary.connections, 2);
+    assert!(summary.games[0].resumed, "{summary:?}");
+    check_games(&summary, &double.games(), None);
+    let logins = double
+        .received()
+        .iter()
+        .filter(|l| *l == "Login menhirbot secret-pw")
+        .count();
+    assert_eq!(logins, 2);
+}

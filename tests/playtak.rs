@@ -577,3 +577,29 @@ fn a_registered_user_resumes_too_with_the_game_restarted_after_the_welcome() {
         .count();
     assert_eq!(logins, 2);
 }
+
+#[test]
+fn a_silent_engine_is_killed_at_our_clock_and_the_game_resigned() {
+    // Our clock shows 1.5 s: the engine may take that plus a second, then it is killed (and
+    // restarted, with no time left for a second try), and the game resigned.
+    let double = Double::start(Scenario {
+        placements_only: true,
+        clock_ms: 1500,
+        ..Scenario::default()
+    });
+    let cfg = config(
+        &double,
+        false,
+        Mode::Seek(seek(5, 0)),
+        misbehave("silent", 2),
+    );
+    let started = Instant::now();
+    let summary = run(cfg).unwrap();
+    let played = double.games();
+    check_games(&summary, &played, None);
+    assert_eq!(played[0].result, "0-1", "White resigned");
+    assert_eq!(played[0].plies.len(), 2);
+    assert!(double.received().iter().any(|l| l == "Game#1 Resign"));
+    // Not hung: the whole run is the engine's start, one short game and a 2.5 s wait.
+    assert!(started.elapsed() < Duration::from_secs(60));
+}

@@ -7,6 +7,8 @@
 //! - [`matchrun`]: plays TEI engines against each other. Depends on `core`.
 //! - [`analysis`]: annotating games (`annotate`): every position searched, marks and
 //!   comments. Depends on `search` and `core`.
+//! - [`playtak`]: a bot on a playtak server (`playtak`): protocol, move notation, transport,
+//!   the engine link and the session. Depends on `tei`, `matchrun` and `core`.
 //! - [`commands`]: the command-line tools (`perft`, `bench`, `analyze`) that `main` calls.
 //! - [`shard`]: splitting a seeded run into disjoint parts (`--shard K/N`, `--shard auto`).
 //! - [`train`]: self-play data and the weight fit (`datagen`, `tune`). Depends on `search`
@@ -26,6 +28,7 @@ pub mod analysis;
 pub mod commands;
 pub mod core;
 pub mod matchrun;
+pub mod playtak;
 pub mod search;
 pub mod shard;
 pub mod spsa;

@@ -1,7 +1,9 @@
 //! The `menhir` binary: parses the command line and calls into the library.
 
 use clap::{Parser, Subcommand};
-use menhir::commands::{AnalyzeArgs, AnnotateArgs, BenchArgs, PerftArgs, ServeArgs};
+use menhir::commands::{
+    AnalyzeArgs, AnnotateArgs, BenchArgs, PerftArgs, PlaytakArgs, ServeArgs,
+};
 use menhir::matchrun::ptn_report::ReportArgs;
 use menhir::matchrun::MatchArgs;
 use menhir::spsa::SpsaArgs;
@@ -26,6 +28,8 @@ enum Command {
     },
     /// Speak TEI over WebSocket for PTN Ninja (ws://127.0.0.1:7731 by default).
     Serve(ServeArgs),
+    /// Play on a playtak server as a bot (Menhir or any TEI engine).
+    Playtak(PlaytakArgs),
     /// Count the positions reached after a number of plies.
     Perft(PerftArgs),
     /// Search a fixed set of positions to a fixed depth; prints nodes and speed.
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
     let outcome = match cli.command.unwrap_or(Command::Tei { tune: false }) {
         Command::Tei { tune } => menhir::tei::run_stdio(tune),
         Command::Serve(args) => menhir::commands::serve(&args),
+        Command::Playtak(args) => menhir::commands::playtak(&args),
         Command::Perft(args) => menhir::commands::perft(&args),
         Command::Bench(args) => menhir::commands::bench(&args),
         Command::Analyze(args) => menhir::commands::analyze(&args),

@@ -1,10 +1,11 @@
 //! The command-line tools behind `menhir perft`, `menhir bench`, `menhir analyze`,
-//! `menhir annotate` and `menhir serve`.
+//! `menhir annotate`, `menhir serve` and `menhir playtak`.
 
 mod analyze;
 mod annotate;
 mod bench;
 mod perft;
+mod playtak;
 mod position_args;
 mod serve;
 
@@ -12,5 +13,6 @@ pub use analyze::{analyze, AnalyzeArgs};
 pub use annotate::{annotate, AnnotateArgs};
 pub use bench::{bench, default_depth, BenchArgs, BENCH_POSITIONS};
 pub use perft::{perft, PerftArgs};
+pub use playtak::{playtak, playtak_config, PlaytakArgs, PASSWORD_ENV};
 pub use position_args::PositionArgs;
 pub use serve::{parse_listen, serve, serve_config, ServeArgs};

@@ -176,12 +176,7 @@ fn a_pruning_switch_turns_its_rule_off_and_on() {
     assert_eq!(answer.len(), 1, "{answer:?}");
     assert!(answer[0].starts_with("info string error: "), "{answer:?}");
     assert_eq!(engine.nodes_at_depth(6), default);
-    // Two switches on by default, and one under test, off by default.
-    for (name, on) in [
-        ("CorrectionHistory", true),
-        ("Improving", true),
-        ("InternalReduction", false),
-    ] {
+    for (name, on) in [("CorrectionHistory", true), ("Improving", true)] {
         assert_eq!(
             engine.answer(&format!("setoption name {name} value {}", !on)),
             Vec::<String>::new()

@@ -6,12 +6,11 @@
 //! buffers, history, correction history and PV table; it shares only the transposition table
 //! and the stop flags.
 
-use super::busy::BusyTable;
 use super::correction::CorrectionHistory;
 use super::eval::evaluate;
 use super::history::History;
 use super::order::MovePicker;
-use super::params::{DEFERRED_MOVES, DEFER_DEPTH, MAX_PLY, POLL_INTERVAL};
+use super::params::{MAX_PLY, POLL_INTERVAL};
 use super::road::opponent_threatens;
 use super::tt::{Bound, TranspositionTable};
 use super::{score_is_win, Features, SearchParams, EVAL_LIMIT, MAX_MULTIPV, WIN};
@@ -42,11 +41,6 @@ pub struct Shared<'a> {
     pub helper_best: &'a Mutex<(u32, i32, Vec<Move>)>,
     /// How many best root moves the main worker reports (`MultiPV`, 1 normally).
     pub multipv: usize,
-    /// The positions workers are searching now; used only when `defer_busy`.
-    pub busy: &'a BusyTable,
-    /// Whether late moves into a position another worker is searching wait to the end of the
-    /// move list (more than one worker, and the `DeferBusy` switch on).
-    pub defer_busy: bool,
 }
 
 /// Per-ply scratch space, allocated once.
@@ -289,19 +283,6 @@ impl Worker {
             }
         }
 
-        // Step 6b. Internal iterative reduction: without a table move the move order is the
-        // policy's guess, and the node is likely one no earlier search found worth keeping;
-        // a ply less finds its best move cheaply, and the table holds it when the node is
-        // searched again at full depth.
-        let depth = if shared.features.internal_reduction
-            && table_move == Move::NULL
-            && depth >= shared.params.internal_reduction_depth
-        {
-            depth - 1
-        } else {
-            depth
-        };
-
         // Step 7. Static evaluation, corrected by what searches of positions where White, or
         // Black, tops the same squares found (correction history, `correction.rs`; within the
         // evaluation limit, so never a win score), and the opponent's road threat, found
@@ -398,27 +379,10 @@ impl Worker {
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
         let mut tried = [Move::NULL; 32];
-        // Late moves into positions another worker is searching come last, when that worker
-        // has likely stored its result (`busy.rs`); late-move pruning ends the picker's moves,
-        // not those.
-        let mut deferred = [Move::NULL; DEFERRED_MOVES];
-        let (mut deferred_len, mut replayed) = (0, 0);
-        let may_defer = shared.defer_busy && !root && depth >= DEFER_DEPTH;
-        let mut pruned = false;
-        loop {
-            let picked = if pruned {
-                None
-            } else {
-                picker.next(&self.pos, &mut frame_moves, &mut frame_keys, &self.history)
-            };
-            let (mv, late) = if let Some(mv) = picked {
-                (mv, picker.stage() == super::order::Stage::Rest)
-            } else if replayed < deferred_len {
-                replayed += 1;
-                (deferred[replayed - 1], true)
-            } else {
-                break;
-            };
+        while let Some(mv) =
+            picker.next(&self.pos, &mut frame_moves, &mut frame_keys, &self.history)
+        {
+            let late = picker.stage() == super::order::Stage::Rest;
             if root && self.excluded_len > 0 && self.excluded_at_root(mv) {
                 continue;
             }
@@ -435,31 +399,14 @@ impl Worker {
                         + params.late_move_pruning_factor * lmp_depth * lmp_depth)
                         as usize
                 && late
-                && replayed == 0
                 && !score_is_win(alpha.abs())
                 && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
             {
-                pruned = true;
-                continue;
+                break;
             }
             searched += 1;
             self.played[ply] = mv;
             let undo = self.pos.do_move(mv);
-            let child = self.pos.hash();
-            if may_defer
-                && late
-                && replayed == 0
-                && searched > 1
-                && deferred_len < DEFERRED_MOVES
-                && shared.busy.is_busy(child)
-            {
-                self.pos.undo_move(mv, undo);
-                searched -= 1;
-                deferred[deferred_len] = mv;
-                deferred_len += 1;
-                continue;
-            }
-            let marked = may_defer && shared.busy.enter(child);
             let mut score;
             if searched == 1 {
                 score = -self.negamax::<PV>(shared, depth - 1, ply + 1, -beta, -alpha, true);
@@ -502,9 +449,6 @@ impl Worker {
                 if PV && score > alpha && score < beta {
                     score = -self.negamax::<true>(shared, depth - 1, ply + 1, -beta, -alpha, true);
                 }
-            }
-            if marked {
-                shared.busy.leave(child);
             }
             self.pos.undo_move(mv, undo);
             if self.aborted {

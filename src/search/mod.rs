@@ -14,7 +14,6 @@
 //! `score mate ±n`); [`wdl`] turns them into win/draw/loss odds.
 
 mod alphabeta;
-mod busy;
 mod clock_lag;
 mod correction;
 mod eval;
@@ -38,7 +37,6 @@ pub use params::{
 
 use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
-use busy::BusyTable;
 use clock_lag::ClockLag;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -144,7 +142,6 @@ pub struct Searcher {
     hash_mb: usize,
     threads: usize,
     tt: TranspositionTable,
-    busy: BusyTable,
     workers: Vec<Worker>,
     pool: rayon::ThreadPool,
     features: Features,
@@ -170,7 +167,6 @@ impl Searcher {
             hash_mb,
             threads,
             tt: TranspositionTable::new(hash_mb),
-            busy: BusyTable::default(),
             workers: (0..threads)
                 .map(|id| Worker::new(id, &SearchParams::default()))
                 .collect(),
@@ -321,8 +317,6 @@ impl Searcher {
             params: self.params,
             helper_best: &helper_best,
             multipv: self.multipv,
-            busy: &self.busy,
-            defer_busy: self.features.defer_busy && self.workers.len() > 1 && !helperless,
         };
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         let tt = &self.tt;
@@ -363,7 +357,6 @@ impl Searcher {
             outcome
         });
         main.publish_nodes(&shared);
-        debug_assert!(self.busy.is_clear(), "every worker left what it entered");
         let mut best_move = outcome.best_move;
         let mut info = outcome.info;
         // Lazy SMP: a helper that completed a deeper iteration than the main worker wins.
@@ -418,28 +411,5 @@ mod tests {
         assert_eq!(helper_nodes(150, 10), 0);
         // With time to spare the helper works.
         assert!(helper_nodes(3000, 10) > 0);
-    }
-
-    /// Two workers deferring busy moves search to the depth asked, agree on a legal move, and
-    /// leave no position marked busy (a worker that forgot to leave one would make every later
-    /// search defer it forever).
-    #[test]
-    fn two_workers_deferring_busy_moves_leave_the_busy_table_clear() {
-        let mut searcher = Searcher::new(4, 2);
-        searcher.set_features(Features {
-            defer_busy: true,
-            ..Features::default()
-        });
-        let pos = Position::from_tps("x2,1,x3/x,2,1,x3/x,1C,2,2,x2/x2,1,2C,x2/x6/x6 1 6").unwrap();
-        let limits = Limits {
-            depth: Some(6),
-            ..Limits::default()
-        };
-        for _ in 0..3 {
-            let result = searcher.search(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
-            assert!(pos.is_legal(result.best_move.unwrap()));
-            assert!(result.info.depth >= 6);
-            assert!(searcher.busy.is_clear());
-        }
     }
 }

@@ -17,13 +17,6 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// bench nps is unchanged.
 pub const POLL_INTERVAL: u64 = 128;
 
-/// Shallowest depth at which a late move into a position another worker is searching waits
-/// (`busy.rs`): below it the subtrees are too small for the wait to save anything.
-pub const DEFER_DEPTH: i32 = 3;
-
-/// Moves a node defers at most; later busy ones are searched at once.
-pub const DEFERRED_MOVES: usize = 16;
-
 /// The tunable margins and limits of the search. `Default` gives the engine's values (from
 /// [`PARAMS`]); the searcher holds one copy and every worker reads it from `Shared`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,9 +63,6 @@ pub struct SearchParams {
     /// Correction history: the largest weight of one update, out of 256 (a node of depth `d`
     /// weighs `min(d + 1, this)`).
     pub correction_weight: i32,
-    /// Internal iterative reduction: shallowest depth at which a node without a table move is
-    /// searched a ply shallower.
-    pub internal_reduction_depth: i32,
 }
 
 /// One tunable parameter: its TEI option name, the engine's value, and the range the option
@@ -118,7 +108,7 @@ macro_rules! param {
 }
 
 /// Every tunable parameter, in the order the TEI options are listed.
-pub const PARAMS: [ParamSpec; 19] = [
+pub const PARAMS: [ParamSpec; 18] = [
     param!(aspiration_window, "AspirationWindow", 40, 5..=400),
     param!(aspiration_depth, "AspirationDepth", 4, 2..=12),
     param!(reverse_futility_depth, "ReverseFutilityDepth", 3, 0..=8),
@@ -162,12 +152,6 @@ pub const PARAMS: [ParamSpec; 19] = [
     param!(tak_extension_plies, "TakExtensionPlies", 2, 0..=6),
     param!(correction_limit, "CorrectionLimit", 300, 10..=2000),
     param!(correction_weight, "CorrectionWeight", 16, 1..=128),
-    param!(
-        internal_reduction_depth,
-        "InternalReductionDepth",
-        4,
-        2..=12
-    ),
 ];
 
 /// The parameter called `name` (case-insensitive, as TEI option names are).
@@ -196,7 +180,6 @@ impl Default for SearchParams {
             tak_extension_plies: 0,
             correction_limit: 0,
             correction_weight: 0,
-            internal_reduction_depth: 0,
         };
         for spec in &PARAMS {
             spec.set(&mut params, spec.default);
@@ -205,19 +188,8 @@ impl Default for SearchParams {
     }
 }
 
-/// Switches for the A/B self-play harness (`examples/selfplay.rs`). Results at 20k nodes a
-/// move, 40 games each (sizes 5 and 6, 10 openings, both colours), "on" vs "off":
-/// late-move pruning +21 =1 -18, null move +20 =0 -20, reverse futility +21 =2 -17.
-/// Late-move reductions lost at 20k nodes (+14 =1 -25) but won at 100k nodes on 5x5
-/// (+46 =5 -29, with the history adjustment), and at a real clock (6x6, 5+0.05, 400 games
-/// through `scripts/selfplay.sh`) they scored +212 =12 -176, +31 ± 34 Elo, LOS 96.6 %; they
-/// take the 6x6 start from depth 8 to depth 10 in 2 s.
-///
-/// Each other switch against main with that one switch off (60406ed, 6x6, 5+0.05, 300 games,
-/// two random opening plies, concurrency 2, `menhir match`): late-move pruning +158 ± 42 Elo
-/// (+206 =16 -78), reverse futility +70 ± 40 Elo (+175 =10 -115), null move -12 ± 39 Elo
-/// (+138 =14 -148, LOS 28 %). Null move stays on for now: the match cannot tell it from zero,
-/// and without it the 6x6 start reaches only depth 9 in 30 s (depth 10 in 2.6 s with it).
+/// The pruning rules' on/off switches, all on: an A/B match turns one off in one engine
+/// (tuning mode's check options, [`FEATURES`]). Their match results are in `STRENGTH.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Features {
     /// Null-move pruning.
@@ -235,12 +207,6 @@ pub struct Features {
     /// plies earlier, reverse futility takes a ply off its margin and late-move pruning and
     /// reductions are a step less aggressive.
     pub improving: bool,
-    /// Internal iterative reduction: a node without a table move is searched a ply shallower.
-    /// Off: under test (`STRENGTH.md`), on in tuning mode only by `setoption`.
-    pub internal_reduction: bool,
-    /// With more than one thread, a late move into a position another worker is searching
-    /// waits to the end of the move list (ABDADA's deferral, `busy.rs`). Off: under test.
-    pub defer_busy: bool,
 }
 
 impl Default for Features {
@@ -252,8 +218,6 @@ impl Default for Features {
             late_move_pruning: true,
             correction_history: true,
             improving: true,
-            internal_reduction: false,
-            defer_busy: false,
         }
     }
 }
@@ -292,15 +256,13 @@ macro_rules! feature {
 }
 
 /// Every pruning switch, in the order the TEI options are listed (after [`PARAMS`]).
-pub const FEATURES: [FeatureSpec; 8] = [
+pub const FEATURES: [FeatureSpec; 6] = [
     feature!(null_move, "NullMove"),
     feature!(late_move_reduction, "LateMoveReduction"),
     feature!(reverse_futility, "ReverseFutility"),
     feature!(late_move_pruning, "LateMovePruning"),
     feature!(correction_history, "CorrectionHistory"),
     feature!(improving, "Improving"),
-    feature!(internal_reduction, "InternalReduction"),
-    feature!(defer_busy, "DeferBusy"),
 ];
 
 #[cfg(test)]
@@ -324,9 +286,8 @@ mod tests {
         assert_eq!(find_param("nullmovedepth").unwrap().name, "NullMoveDepth");
         let features = Features::default();
         for (i, spec) in FEATURES.iter().enumerate() {
-            // The switches under test are off until a match accepts them; every other is on.
-            let under_test = ["InternalReduction", "DeferBusy"].contains(&spec.name);
-            assert_eq!(spec.get(&features), !under_test, "{}", spec.name);
+            // A switch that stays off is removed (STRENGTH.md keeps its history): all are on.
+            assert!(spec.get(&features), "{}", spec.name);
             for other in FEATURES[i + 1..]
                 .iter()
                 .map(|f| f.name)

@@ -38,6 +38,7 @@ pub use params::{
 use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
 use clock_lag::ClockLag;
+use params::MAX_DEPTH;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -212,7 +213,8 @@ impl Searcher {
     /// move searched made: the share is the move ordering's hit rate.
     pub fn cutoff_counts(&self) -> (u64, u64) {
         self.workers.iter().fold((0, 0), |(all, first), w| {
-            (all + w.cutoffs, first + w.first_move_cutoffs)
+            let (cutoffs, first_move) = w.cutoff_counts();
+            (all + cutoffs, first + first_move)
         })
     }
 
@@ -256,8 +258,7 @@ impl Searcher {
         // large Hash commits memory only as the search fills it.
         self.set_hash_mb(self.hash_mb);
         for w in &mut self.workers {
-            w.history.clear();
-            w.correction.clear();
+            w.forget();
         }
         self.clock_lag.clear();
     }
@@ -289,14 +290,11 @@ impl Searcher {
         let context = MoveContext {
             extra_reserve: self.clock_lag.extra_reserve(),
             lag: self.clock_lag.largest(),
-            forced: road::forced_block(&mut self.workers[0].pos),
+            forced: road::forced_block(self.workers[0].position()),
             ..MoveContext::of(pos)
         };
         let time = TimeManager::new(limits, &context, started);
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 8)
-            .clamp(1, MAX_PLY as u32 - 8);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let done = AtomicBool::new(false);
         let nodes = Arc::clone(&self.nodes);
         nodes.store(0, Relaxed);
@@ -323,9 +321,9 @@ impl Searcher {
         let mut report = |w: &mut Worker, depth: u32, score: i32, started: Instant| {
             w.publish_nodes(&shared);
             let info = Info {
-                multipv: w.excluded_len as u32 + 1,
+                multipv: w.line() as u32,
                 depth,
-                seldepth: w.seldepth as u32,
+                seldepth: w.seldepth() as u32,
                 score_cp: score,
                 nodes: shared.nodes.load(Relaxed),
                 time: started.elapsed(),
@@ -402,7 +400,7 @@ mod tests {
         let pos = Position::start(6).unwrap();
         let result = searcher.search(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
         assert!(result.best_move.is_some());
-        searcher.workers[1].nodes
+        searcher.workers[1].nodes()
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! The fixed limits are constants; the margins worth tuning live in [`SearchParams`], described
 //! once in [`PARAMS`] (name, default, range), which the TEI options (in tuning mode), `menhir
 //! spsa` and the README all read. Each is named after the rule it controls (as Ethereal's
-//! `search.h`).
+//! `search.h`). Their history (the matches that set them) is in `STRENGTH.md`.
+
+use std::time::Duration;
 
 /// Deepest ply the search stack is sized for.
 pub const MAX_PLY: usize = 128;
@@ -11,11 +13,80 @@ pub const MAX_PLY: usize = 128;
 /// History bonus cap (gravity keeps values within ±`HISTORY_MAX`).
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// Nodes between polls of the stop flag and the clock. Late 8×8 games have nodes with a
-/// thousand moves, where 1024 nodes took over 10 ms: with a 1 ms budget a move then took 14 ms
-/// (median, Threads 2) and lost a game on time at 1 s + 0.01 s; with 128 it takes 2.4 ms, and
-/// bench nps is unchanged.
+/// Iterations stop this many plies short of `MAX_PLY`, leaving room for the Tak extension.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 8;
+
+/// History bonus of a cutoff at `depth` (and the malus of the moves tried before it):
+/// `depth²` capped, scaled.
+#[inline]
+pub fn history_bonus(depth: i32) -> i32 {
+    (depth * depth).min(HISTORY_BONUS_DEPTH_SQUARED_CAP) * HISTORY_BONUS_SCALE
+}
+
+/// `depth²` stops growing the history bonus here (depth 20).
+pub const HISTORY_BONUS_DEPTH_SQUARED_CAP: i32 = 400;
+
+/// History points per unit of capped `depth²`.
+pub const HISTORY_BONUS_SCALE: i32 = 16;
+
+/// Moves tried before a cutoff move that lose history (the first ones searched).
+pub const HISTORY_PENALIZED_MOVES: usize = 32;
+
+/// The null-move search is a ply shallower per this many plies of depth (beyond the base
+/// `null_move_reduction`).
+pub const NULL_MOVE_DEPTH_PER_PLY: i32 = 4;
+
+/// At PV nodes late-move reductions start this many moves later.
+pub const LATE_MOVE_REDUCTION_PV_MOVES: usize = 2;
+
+/// Once the aspiration window's half-width passes this (it doubles on each fail), the
+/// window opens fully.
+pub const ASPIRATION_GIVE_UP: i32 = 1000;
+
+/// Nodes between polls of the stop flag and the clock: late 8×8 nodes have a thousand moves,
+/// so a longer interval overshoots a 1 ms budget.
 pub const POLL_INTERVAL: u64 = 128;
+
+// Time management (`time.rs`).
+
+/// Kept back from every `movetime` for process start-up, pipes and the GUI.
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// Never spent from a clock: absorbs stalls of up to about 100 ms (plus the delays observed on
+/// earlier moves, `ClockLag`).
+pub const CLOCK_RESERVE: Duration = Duration::from_millis(100);
+/// Part of every increment kept back for what a move costs beyond its budget (handing the
+/// search to the workers, writing the reply, the manager reading it).
+pub const INCREMENT_OVERHEAD: Duration = Duration::from_millis(5);
+/// Below this many increments above the reserve, a move's hard budget is the increment (less
+/// `INCREMENT_OVERHEAD`).
+pub const LOW_CLOCK_INCREMENTS: u32 = 10;
+/// Own moves expected per stone left (in halves): about one move in three is a spread.
+pub const HALF_MOVES_PER_STONE: u32 = 3;
+/// Own moves added to the estimate: games are not played to the last stone at once.
+pub const MOVES_LEFT_MARGIN: u32 = 10;
+/// The clock is never shared over fewer moves than this (without `movestogo`).
+pub const MIN_MOVES_LEFT: u32 = 10;
+/// The soft budget over the clock's share for one move (in halves): see `TimeManager::new`.
+pub const SOFT_OVER_SHARE_HALVES: u32 = 3;
+/// The hard budget is at most this many soft budgets.
+pub const HARD_OVER_SOFT: u32 = 3;
+/// The hard budget is at most this share of the usable clock (one over it).
+pub const MAX_CLOCK_SHARE: u32 = 5;
+/// The soft budget is stretched at most this much.
+pub const MAX_STRETCH: f64 = 2.5;
+/// Soft-budget stretch by iterations the best move has held: up to `n` iterations, `factor`.
+pub const STABILITY_STRETCH: [(u32, f64); 4] = [(0, 1.5), (2, 1.0), (5, 0.75), (u32::MAX, 0.55)];
+/// Soft-budget stretch by the score's drop against two iterations before: at least `d`,
+/// `factor` (no stretch below the last).
+pub const SCORE_DROP_STRETCH: [(i32, f64); 2] = [(50, 1.5), (20, 1.2)];
+/// A forced move (at most one move stops the opponent's road) takes this share of the budget.
+pub const FORCED_SHARE: f64 = 0.1;
+/// Growth assumed from one iteration to the next when the last ones were too short to tell.
+pub const DEFAULT_GROWTH: f64 = 3.0;
+/// A measured iteration growth is kept within this range.
+pub const GROWTH_RANGE: (f64, f64) = (1.5, 8.0);
+/// Iterations shorter than this do not measure the growth (timer and cache noise).
+pub const GROWTH_MIN_SAMPLE: Duration = Duration::from_micros(500);
 
 /// The tunable margins and limits of the search. `Default` gives the engine's values (from
 /// [`PARAMS`]); the searcher holds one copy and every worker reads it from `Shared`.

@@ -21,6 +21,7 @@
 //! ```
 
 pub mod commands;
+pub mod common;
 pub mod core;
 pub mod matchrun;
 pub mod search;

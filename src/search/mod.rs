@@ -14,6 +14,7 @@
 //! `score mate ±n`); [`wdl`] turns them into win/draw/loss odds.
 
 mod alphabeta;
+mod aspiration;
 mod clock_lag;
 mod correction;
 mod eval;

@@ -10,8 +10,8 @@
 //! the table line 1 filled, not their own; they are shown, not played.
 
 use super::alphabeta::{Shared, Worker};
+use super::aspiration::aspiration;
 use super::history::History;
-use super::threads::aspiration;
 use super::Info;
 use crate::core::{Move, MoveList};
 use std::time::Instant;

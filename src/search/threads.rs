@@ -9,45 +9,13 @@
 //! when helper 1 searched the main worker's depths, against 2.7 s for one thread.
 
 use super::alphabeta::{Shared, Worker};
+use super::aspiration::aspiration;
 use super::multipv::OtherLines;
-use super::params::ASPIRATION_GIVE_UP;
 use super::time::{iteration_growth, stretch, TimeManager};
-use super::{score_is_win, Info, WIN};
+use super::{score_is_win, Info};
 use crate::core::Move;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
-
-/// One root search at `depth`, with an aspiration window around `previous` from
-/// the `aspiration_depth` parameter on; the window doubles on the failing side until the score
-/// fits.
-pub fn aspiration(worker: &mut Worker, shared: &Shared, depth: i32, previous: i32) -> i32 {
-    let mut delta = shared.params.aspiration_window;
-    let (mut alpha, mut beta) =
-        if depth >= shared.params.aspiration_depth && !score_is_win(previous.abs()) {
-            (previous - delta, previous + delta)
-        } else {
-            (-WIN, WIN)
-        };
-    loop {
-        let score = worker.negamax::<true>(shared, depth, 0, alpha, beta, false);
-        if worker.aborted() {
-            return score;
-        }
-        if score <= alpha && alpha > -WIN {
-            beta = (alpha + beta) / 2;
-            alpha = (score - delta).max(-WIN);
-        } else if score >= beta && beta < WIN {
-            beta = (score + delta).min(WIN);
-        } else {
-            return score;
-        }
-        delta *= 2;
-        if delta > ASPIRATION_GIVE_UP {
-            alpha = -WIN;
-            beta = WIN;
-        }
-    }
-}
 
 /// What the main worker hands back.
 pub struct MainOutcome {

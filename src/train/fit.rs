@@ -84,7 +84,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::loss::sigmoid;
+    use crate::train::dataset::sigmoid;
     use rand::Rng;
 
     #[test]

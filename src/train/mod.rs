@@ -18,12 +18,12 @@ pub mod fit;
 pub mod fit_flags;
 pub mod load;
 pub mod loss;
-pub mod output;
 pub mod policy_set;
 pub mod selfplay;
 pub mod tune;
 pub mod tune_policy;
 
+pub use data::DataLine;
 pub use datagen::{datagen, DatagenArgs};
 pub use tune::{tune, TuneArgs};
 pub use tune_policy::{tune_policy, TunePolicyArgs};

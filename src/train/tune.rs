@@ -12,8 +12,8 @@ use super::fit::{fit, split, FitOptions};
 use super::fit_flags::FitFlags;
 use super::load::load;
 use super::loss::{fit_k, loss};
-use super::output::AtomicFile;
-use crate::matchrun::record::today;
+use crate::common::{today, AtomicFile};
+use crate::core::check_size;
 use crate::search::EvalWeights;
 use clap::Args;
 use std::path::PathBuf;
@@ -52,9 +52,7 @@ pub struct TuneArgs {
 }
 
 fn check(args: &TuneArgs) -> Result<(), String> {
-    if !(3..=8).contains(&args.size) {
-        return Err(format!("--size {} is not 3 to 8", args.size));
-    }
+    check_size(args.size)?;
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is not within 0..1", args.lambda));
     }

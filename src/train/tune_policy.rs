@@ -12,10 +12,10 @@ use super::adam::Adam;
 use super::fit::split;
 use super::fit_flags::FitFlags;
 use super::load::{read_files, Parsed};
-use super::output::AtomicFile;
 use super::policy_set::{PolicyRow, PolicySet};
 use super::tune::command_line;
-use crate::matchrun::record::today;
+use crate::common::{today, AtomicFile};
+use crate::core::check_size;
 use crate::search::policy::PolicyWeights;
 use clap::Args;
 use rand::rngs::StdRng;
@@ -58,9 +58,7 @@ pub struct TunePolicyArgs {
 }
 
 fn check(args: &TunePolicyArgs) -> Result<(), String> {
-    if !(3..=8).contains(&args.size) {
-        return Err(format!("--size {} is not 3 to 8", args.size));
-    }
+    check_size(args.size)?;
     args.fit.check()?;
     if args.epochs == 0 || args.batch == 0 {
         return Err("--epochs and --batch must be at least 1".into());

@@ -573,12 +573,13 @@ impl Worker {
         shared: &Shared,
         depth: i32,
         ply: usize,
-        mut alpha: i32,
+        alpha: i32,
         beta: i32,
         table_move: Move,
         eval: NodeEval,
         mut threat: Threat,
     ) -> LoopOutcome {
+        let mut alpha = alpha;
         let root = ply == 0;
         let me = self.pos.to_move();
         // Under a road threat the squares that stop it come first.
@@ -626,7 +627,7 @@ impl Worker {
                 } else {
                     0
                 };
-                self.search_later_move::<PV>(shared, depth, ply, alpha, beta, reduction)
+                self.search_later_move::<PV>(shared, (depth, reduction), ply, alpha, beta)
             };
             self.pos.undo_move(mv, undo);
             if self.aborted {
@@ -739,11 +740,10 @@ impl Worker {
     fn search_later_move<const PV: bool>(
         &mut self,
         shared: &Shared,
-        depth: i32,
+        (depth, reduction): (i32, i32),
         ply: usize,
         alpha: i32,
         beta: i32,
-        reduction: i32,
     ) -> i32 {
         let mut score = -self.negamax::<false>(
             shared,

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs, ServeArgs};
-use menhir::matchrun::ptn_report::ReportArgs;
+use menhir::matchrun::report::ReportArgs;
 use menhir::matchrun::MatchArgs;
 use menhir::spsa::SpsaArgs;
 use menhir::train::{DatagenArgs, TuneArgs, TunePolicyArgs};
@@ -38,8 +38,9 @@ enum Command {
     Report(ReportArgs),
     /// Self-play at a fixed node budget, written as training data (one position per line).
     Datagen(DatagenArgs),
-    /// Fit one board size's evaluation weights to training data.
-    Tune(TuneArgs),
+    /// Fit one board size's evaluation weights to training data (`tune` is the old name).
+    #[command(alias = "tune")]
+    TuneEval(TuneArgs),
     /// Fit one board size's move-ordering policy to the moves chosen in training data.
     TunePolicy(TunePolicyArgs),
     /// Tune search parameters by SPSA over self-play games at a fast clock.
@@ -61,9 +62,9 @@ fn main() -> ExitCode {
         Command::Bench(args) => menhir::commands::bench(&args),
         Command::Analyze(args) => menhir::commands::analyze(&args),
         Command::Match(args) => menhir::matchrun::run(&args),
-        Command::Report(args) => menhir::matchrun::ptn_report::run(&args),
+        Command::Report(args) => menhir::matchrun::report::run(&args),
         Command::Datagen(args) => menhir::train::datagen(&args),
-        Command::Tune(args) => menhir::train::tune(&args),
+        Command::TuneEval(args) => menhir::train::tune(&args),
         Command::TunePolicy(args) => menhir::train::tune_policy(&args),
         Command::Spsa(args) => menhir::spsa::run(&args),
     };

@@ -3,7 +3,7 @@
 //! Run: `cargo test --release --test search`.
 
 use menhir::core::Position;
-use menhir::search::{Features, Limits, Searcher};
+use menhir::search::{Limits, PruningSwitches, Searcher};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -278,9 +278,9 @@ fn bench_searches_a_position_file_and_names_a_bad_line() {
 #[test]
 fn newer_search_switches_off_restore_the_old_search() {
     use menhir::commands::{default_depth, BENCH_POSITIONS};
-    let bench_nodes = |features: Features| {
+    let bench_nodes = |switches: PruningSwitches| {
         let mut searcher = Searcher::new(16, 1);
-        searcher.set_features(features);
+        searcher.set_switches(switches);
         let stop = AtomicBool::new(false);
         let mut nodes = 0;
         for &(half_komi, tps) in BENCH_POSITIONS {
@@ -298,21 +298,21 @@ fn newer_search_switches_off_restore_the_old_search() {
         }
         nodes
     };
-    let off = Features {
+    let off = PruningSwitches {
         correction_history: false,
         improving: false,
-        ..Features::default()
+        ..PruningSwitches::default()
     };
     assert_eq!(bench_nodes(off), BENCH_SIGNATURE_WITHOUT_CORRECTION);
-    assert_eq!(bench_nodes(Features::default()), BENCH_SIGNATURE);
+    assert_eq!(bench_nodes(PruningSwitches::default()), BENCH_SIGNATURE);
     for one in [
-        Features {
+        PruningSwitches {
             correction_history: false,
-            ..Features::default()
+            ..PruningSwitches::default()
         },
-        Features {
+        PruningSwitches {
             improving: false,
-            ..Features::default()
+            ..PruningSwitches::default()
         },
     ] {
         let nodes = bench_nodes(one);

@@ -13,7 +13,7 @@
 #[allow(dead_code)] // each test file uses part of the shared harness
 mod common;
 
-use common::{Engine, PROMPT};
+use common::{EngineProcess, PROMPT};
 use menhir::core::Position;
 use menhir::search::{Limits, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
@@ -95,7 +95,7 @@ fn each_worker_stops_within_one_poll_interval_on_tall_8x8_stacks() {
 }
 
 /// The time from `stop` to `bestmove` during `go infinite` on `tps`, through the binary.
-fn stop_latency(engine: &mut Engine, tps: &str, search_ms: u64) -> Duration {
+fn stop_latency(engine: &mut EngineProcess, tps: &str, search_ms: u64) -> Duration {
     engine.send("teinewgame 8");
     engine.send(&format!("position tps {tps}"));
     engine.sync();
@@ -115,7 +115,7 @@ fn stop_latency(engine: &mut Engine, tps: &str, search_ms: u64) -> Duration {
 #[test]
 fn stop_during_go_infinite_answers_within_50_ms_with_one_and_two_threads() {
     for threads in [1, 2] {
-        let mut engine = Engine::spawn(|_| {});
+        let mut engine = EngineProcess::spawn(|_| {});
         engine.send(&format!("setoption name Threads value {threads}"));
         engine.send("setoption name Hash value 16");
         let mut latencies: Vec<Duration> = (0..5)

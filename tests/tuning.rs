@@ -6,8 +6,8 @@
 #[allow(dead_code)] // each test file uses part of the shared harness
 mod common;
 
-use common::{Engine, PROMPT};
-use menhir::search::{find_param, Features, FEATURES, PARAMS};
+use common::{EngineProcess, PROMPT};
+use menhir::search::{find_param, PruningSwitches, PARAMS, SWITCHES};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -24,17 +24,17 @@ fn parameter_lines() -> Vec<String> {
                 p.name, p.default, p.min, p.max
             )
         })
-        .chain(FEATURES.iter().map(|f| {
+        .chain(SWITCHES.iter().map(|f| {
             format!(
                 "option name {} type check default {}",
                 f.name,
-                f.get(&Features::default())
+                f.get(&PruningSwitches::default())
             )
         }))
         .collect()
 }
 
-impl Engine {
+impl EngineProcess {
     /// The `option` lines after `tei`.
     fn options(&mut self) -> Vec<String> {
         self.send("tei");
@@ -66,7 +66,7 @@ impl Engine {
 
 #[test]
 fn search_parameters_are_hidden_without_tuning_mode() {
-    let mut engine = Engine::spawn(|_| {});
+    let mut engine = EngineProcess::spawn(|_| {});
     let options = engine.options();
     assert!(
         !options.iter().any(|l| l.contains("NullMoveDepth")),
@@ -95,17 +95,17 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
         (&[][..], &[("MENHIR_TUNE", "1")][..]),
         (&["tei"][..], &[("MENHIR_TUNE", "1")][..]),
     ] {
-        let mut engine = Engine::spawn_with(args, env, |_| {});
+        let mut engine = EngineProcess::spawn_with(args, env, |_| {});
         let options = engine.options();
         assert_eq!(
             options.len(),
-            5 + PARAMS.len() + FEATURES.len(),
+            5 + PARAMS.len() + SWITCHES.len(),
             "{args:?} {env:?}: {options:?}"
         );
         assert_eq!(options[5..], parameter_lines()[..], "{args:?} {env:?}");
     }
     // Only `1` turns it on.
-    let mut engine = Engine::spawn_with(&[], &[("MENHIR_TUNE", "0")], |_| {});
+    let mut engine = EngineProcess::spawn_with(&[], &[("MENHIR_TUNE", "0")], |_| {});
     assert_eq!(engine.options().len(), 5);
 }
 
@@ -113,7 +113,7 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
 /// bad values are refused with one error line each and change nothing.
 #[test]
 fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
-    let mut engine = Engine::spawn_with(&["tei", "--tune"], &[], |_| {});
+    let mut engine = EngineProcess::spawn_with(&["tei", "--tune"], &[], |_| {});
     engine.options();
     let default = engine.nodes_at_depth(5);
     for bad in [
@@ -169,7 +169,7 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
 /// unknown.
 #[test]
 fn a_pruning_switch_turns_its_rule_off_and_on() {
-    let mut engine = Engine::spawn_with(&["tei", "--tune"], &[], |_| {});
+    let mut engine = EngineProcess::spawn_with(&["tei", "--tune"], &[], |_| {});
     engine.options();
     let default = engine.nodes_at_depth(6);
     let answer = engine.answer("setoption name CorrectionHistory value maybe");
@@ -188,7 +188,7 @@ fn a_pruning_switch_turns_its_rule_off_and_on() {
     engine.send("quit");
     assert!(engine.exit_within(PROMPT).is_some());
 
-    let mut plain = Engine::spawn(|_| {});
+    let mut plain = EngineProcess::spawn(|_| {});
     let answer = plain.answer("setoption name CorrectionHistory value false");
     assert!(
         answer[0].starts_with("info string error: unknown option"),

@@ -3,7 +3,7 @@
 //! ends the game against the offender with a reason; nothing here can stop the match.
 
 use super::clock::{Clock, TimeControl};
-use super::engine::{Engine, EngineError};
+use super::engine::{ChildEngine, EngineError};
 use super::openings::Opening;
 use crate::core::{Color, GameResult, Move, Position, RecordedPly};
 use std::fmt::Write;
@@ -118,7 +118,7 @@ pub struct GameOutcome {
 
 /// Plays one game; `engines` are White's and Black's. `opening` must be an unfinished game.
 pub fn play_game(
-    engines: [&mut Engine; 2],
+    engines: [&mut ChildEngine; 2],
     opening: &Opening,
     settings: &GameSettings,
 ) -> GameOutcome {

@@ -9,21 +9,20 @@ pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod openings;
-pub mod ptn_report;
 pub mod record;
 pub mod report;
 pub mod stats;
+pub mod tally;
 
 use crate::common::seed_from_clock;
 use crate::core::{komi_text, size_and_half_komi};
 use crate::shard::{Shard, ShardArgs};
 use clap::Args;
 use clock::TimeControl;
-use engine::{Engine, EngineSpec};
+use engine::{ChildEngine, EngineSpec};
 use game::{play_game, GameOutcome, GameSettings, DEFAULT_MAX_PLIES};
 use openings::{parse_openings, random_openings, Opening};
 use record::{game_record, RecordContext};
-use report::Tally;
 use stats::{Sprt, SprtVerdict};
 use std::fs::File;
 use std::io::Write;
@@ -31,6 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
+use tally::Tally;
 
 /// Flags of `menhir match`.
 #[derive(Args, Debug, Clone)]
@@ -177,7 +177,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     for _ in 0..workers {
         let mut pair = Vec::with_capacity(2);
         for spec in &args.engines {
-            let engine = Engine::start(spec, settings.half_komi)
+            let engine = ChildEngine::start(spec, settings.half_komi)
                 .map_err(|e| format!("engine {}: {e}", spec.name))?;
             pair.push(engine);
         }

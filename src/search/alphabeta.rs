@@ -17,7 +17,7 @@ use super::params::{
 };
 use super::road::opponent_threatens;
 use super::tt::{Bound, TranspositionTable};
-use super::{score_is_win, Features, SearchParams, EVAL_LIMIT, MAX_MULTIPV, WIN};
+use super::{score_is_win, PruningSwitches, SearchParams, EVAL_LIMIT, MAX_MULTIPV, WIN};
 use crate::core::{Bitboard, Color, GameResult, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -38,7 +38,7 @@ pub struct Shared<'a> {
     /// The main worker stops here.
     pub hard_deadline: Option<Instant>,
     /// Pruning switches.
-    pub features: Features,
+    pub switches: PruningSwitches,
     /// Margins and limits of the pruning rules.
     pub params: SearchParams,
     /// The deepest iteration a helper completed (depth, score, PV).
@@ -481,7 +481,7 @@ impl Worker {
     fn node_eval(&mut self, shared: &Shared, ply: usize) -> NodeEval {
         let raw = evaluate(&self.pos);
         let slots = CorrectionHistory::slots(&self.pos);
-        let corrected = if shared.features.correction_history {
+        let corrected = if shared.switches.correction_history {
             let correction = self
                 .correction
                 .correction(slots, shared.params.correction_limit);
@@ -490,7 +490,7 @@ impl Worker {
             raw
         };
         self.evals[ply] = corrected;
-        let improving = shared.features.improving && ply >= 2 && corrected > self.evals[ply - 2];
+        let improving = shared.switches.improving && ply >= 2 && corrected > self.evals[ply - 2];
         NodeEval {
             raw,
             corrected,
@@ -511,7 +511,7 @@ impl Worker {
         threat: &mut Threat,
     ) -> bool {
         let params = &shared.params;
-        shared.features.reverse_futility
+        shared.switches.reverse_futility
             && depth <= params.reverse_futility_depth
             && !score_is_win(beta.abs())
             && eval.corrected - params.reverse_futility_margin * (depth - eval.improving as i32)
@@ -535,7 +535,7 @@ impl Worker {
     ) -> Option<i32> {
         let params = &shared.params;
         let me = self.pos.to_move();
-        if !(shared.features.null_move
+        if !(shared.switches.null_move
             && depth >= params.null_move_depth
             && eval.corrected >= beta
             && !score_is_win(beta.abs())
@@ -689,7 +689,7 @@ impl Worker {
     ) -> bool {
         let params = &shared.params;
         let lmp_depth = depth + eval.improving as i32;
-        shared.features.late_move_pruning
+        shared.switches.late_move_pruning
             && depth <= params.late_move_pruning_depth
             && searched
                 >= (params.late_move_pruning_base
@@ -716,7 +716,7 @@ impl Worker {
         let params = &shared.params;
         // The side that made `mv` (it is the opponent's turn on the board now).
         let me = !self.pos.to_move();
-        if !(shared.features.late_move_reduction
+        if !(shared.switches.late_move_reduction
             && depth >= params.late_move_reduction_depth
             && searched
                 > params.late_move_reduction_moves as usize
@@ -793,7 +793,7 @@ impl Worker {
         best_score: i32,
         eval: NodeEval,
     ) {
-        if shared.features.correction_history
+        if shared.switches.correction_history
             && self.excluded_len == 0
             && !score_is_win(best_score.abs())
             && match bound {

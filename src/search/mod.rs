@@ -33,7 +33,7 @@ mod weights_file;
 pub use eval::{eval_trace, evaluate, evaluate_with, EvalTrace, EvalWeights};
 pub use multipv::MAX_MULTIPV;
 pub use params::{
-    find_param, FeatureSpec, Features, ParamSpec, SearchParams, FEATURES, MAX_PLY, PARAMS,
+    find_param, ParamSpec, PruningSwitches, SearchParams, SwitchSpec, MAX_PLY, PARAMS, SWITCHES,
 };
 
 use crate::core::{Move, MoveList, Position};
@@ -146,7 +146,7 @@ pub struct Searcher {
     tt: TranspositionTable,
     workers: Vec<Worker>,
     pool: rayon::ThreadPool,
-    features: Features,
+    switches: PruningSwitches,
     params: SearchParams,
     clock_lag: ClockLag,
     nodes: Arc<AtomicU64>,
@@ -173,7 +173,7 @@ impl Searcher {
                 .map(|id| Worker::new(id, &SearchParams::default()))
                 .collect(),
             pool: build_pool(threads),
-            features: Features::default(),
+            switches: PruningSwitches::default(),
             params: SearchParams::default(),
             clock_lag: ClockLag::default(),
             nodes: Arc::default(),
@@ -233,8 +233,8 @@ impl Searcher {
     }
 
     /// Switches pruning rules on or off (for A/B self-play and matches; all on by default).
-    pub fn set_features(&mut self, features: Features) {
-        self.features = features;
+    pub fn set_switches(&mut self, switches: PruningSwitches) {
+        self.switches = switches;
     }
 
     /// Sets the search's margins and limits (see [`PARAMS`]; the engine's values by default).
@@ -312,7 +312,7 @@ impl Searcher {
             nodes: &nodes,
             node_limit: limits.nodes,
             hard_deadline: time.hard_deadline(),
-            features: self.features,
+            switches: self.switches,
             params: self.params,
             helper_best: &helper_best,
             multipv: self.multipv,

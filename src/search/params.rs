@@ -260,9 +260,9 @@ impl Default for SearchParams {
 }
 
 /// The pruning rules' on/off switches, all on: an A/B match turns one off in one engine
-/// (tuning mode's check options, [`FEATURES`]). Their match results are in `STRENGTH.md`.
+/// (tuning mode's check options, [`SWITCHES`]). Their match results are in `STRENGTH.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features {
+pub struct PruningSwitches {
     /// Null-move pruning.
     pub null_move: bool,
     /// Late-move reductions.
@@ -280,9 +280,9 @@ pub struct Features {
     pub improving: bool,
 }
 
-impl Default for Features {
-    fn default() -> Features {
-        Features {
+impl Default for PruningSwitches {
+    fn default() -> PruningSwitches {
+        PruningSwitches {
             null_move: true,
             late_move_reduction: true,
             reverse_futility: true,
@@ -297,28 +297,28 @@ impl Default for Features {
 /// the engine's setting as its default, so an A/B match can turn one rule off (or a rule under
 /// test on) in one engine (`args=tei --tune,option.CorrectionHistory=false`).
 #[derive(Clone, Copy, Debug)]
-pub struct FeatureSpec {
+pub struct SwitchSpec {
     /// The TEI option name.
     pub name: &'static str,
-    get: fn(&Features) -> bool,
-    set: fn(&mut Features, bool),
+    get: fn(&PruningSwitches) -> bool,
+    set: fn(&mut PruningSwitches, bool),
 }
 
-impl FeatureSpec {
-    /// Whether this switch is on in `features`.
-    pub fn get(&self, features: &Features) -> bool {
-        (self.get)(features)
+impl SwitchSpec {
+    /// Whether this switch is on in `switches`.
+    pub fn get(&self, switches: &PruningSwitches) -> bool {
+        (self.get)(switches)
     }
 
-    /// Turns this switch on or off in `features`.
-    pub fn set(&self, features: &mut Features, on: bool) {
-        (self.set)(features, on)
+    /// Turns this switch on or off in `switches`.
+    pub fn set(&self, switches: &mut PruningSwitches, on: bool) {
+        (self.set)(switches, on)
     }
 }
 
-macro_rules! feature {
+macro_rules! switch {
     ($field:ident, $name:literal) => {
-        FeatureSpec {
+        SwitchSpec {
             name: $name,
             get: |f| f.$field,
             set: |f, on| f.$field = on,
@@ -327,13 +327,13 @@ macro_rules! feature {
 }
 
 /// Every pruning switch, in the order the TEI options are listed (after [`PARAMS`]).
-pub const FEATURES: [FeatureSpec; 6] = [
-    feature!(null_move, "NullMove"),
-    feature!(late_move_reduction, "LateMoveReduction"),
-    feature!(reverse_futility, "ReverseFutility"),
-    feature!(late_move_pruning, "LateMovePruning"),
-    feature!(correction_history, "CorrectionHistory"),
-    feature!(improving, "Improving"),
+pub const SWITCHES: [SwitchSpec; 6] = [
+    switch!(null_move, "NullMove"),
+    switch!(late_move_reduction, "LateMoveReduction"),
+    switch!(reverse_futility, "ReverseFutility"),
+    switch!(late_move_pruning, "LateMovePruning"),
+    switch!(correction_history, "CorrectionHistory"),
+    switch!(improving, "Improving"),
 ];
 
 #[cfg(test)]
@@ -355,11 +355,11 @@ mod tests {
             }
         }
         assert_eq!(find_param("nullmovedepth").unwrap().name, "NullMoveDepth");
-        let features = Features::default();
-        for (i, spec) in FEATURES.iter().enumerate() {
+        let switches = PruningSwitches::default();
+        for (i, spec) in SWITCHES.iter().enumerate() {
             // A switch that stays off is removed (STRENGTH.md keeps its history): all are on.
-            assert!(spec.get(&features), "{}", spec.name);
-            for other in FEATURES[i + 1..]
+            assert!(spec.get(&switches), "{}", spec.name);
+            for other in SWITCHES[i + 1..]
                 .iter()
                 .map(|f| f.name)
                 .chain(PARAMS.map(|p| p.name))
@@ -388,13 +388,13 @@ mod tests {
                 );
             }
         }
-        for spec in &FEATURES {
-            let default = Features::default();
-            let mut features = default;
-            spec.set(&mut features, !spec.get(&default));
-            for other in &FEATURES {
+        for spec in &SWITCHES {
+            let default = PruningSwitches::default();
+            let mut switches = default;
+            spec.set(&mut switches, !spec.get(&default));
+            for other in &SWITCHES {
                 assert_eq!(
-                    other.get(&features),
+                    other.get(&switches),
                     other.get(&default) != (other.name == spec.name),
                     "{}",
                     spec.name

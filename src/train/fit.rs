@@ -2,7 +2,7 @@
 //! validation loss after each epoch.
 
 use super::adam::Adam;
-use super::dataset::Dataset;
+use super::eval_set::Dataset;
 use super::loss::{gradient, loss};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -84,7 +84,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::dataset::sigmoid;
+    use crate::train::eval_set::sigmoid;
     use rand::Rng;
 
     #[test]

@@ -2,7 +2,7 @@
 //! label, its gradient in the parameters (computed on rayon, summed in a fixed order so the
 //! result does not depend on the thread count), and the fit of K.
 
-use super::dataset::{sigmoid, Dataset};
+use super::eval_set::{sigmoid, Dataset};
 use rayon::prelude::*;
 
 /// Positions per parallel work item of a loss or gradient pass.

@@ -13,7 +13,7 @@
 //! evaluation after the move (from the mover's view), a move that ends the game scoring as its
 //! result and a move that leaves the opponent a road in one as a loss.
 
-use super::data::DataLine;
+use super::data_line::DataLine;
 use crate::common::random_line;
 use crate::core::{Color, Move, MoveList, Position};
 use crate::search::{evaluate_with, score_is_win, EvalWeights, Limits, Searcher, WIN};

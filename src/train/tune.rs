@@ -1,4 +1,4 @@
-//! `menhir tune`: fits one board size's evaluation weights to self-play data.
+//! `menhir tune-eval`: fits one board size's evaluation weights to self-play data.
 //!
 //! Loss: the mean squared error between sigmoid(eval / K) and the label
 //! λ·result + (1 − λ)·sigmoid(score / K), score and result turned to the side to move's view
@@ -19,7 +19,7 @@ use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Flags of `menhir tune`.
+/// Flags of `menhir tune-eval`.
 #[derive(Args, Debug, Clone)]
 pub struct TuneArgs {
     /// Data files written by `menhir datagen` (one position per line).
@@ -92,7 +92,7 @@ pub(super) fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
 }
 
-/// Runs `menhir tune`: progress on stderr, the weights in `--out`.
+/// Runs `menhir tune-eval`: progress on stderr, the weights in `--out`.
 pub fn tune(args: &TuneArgs) -> Result<(), String> {
     check(args)?;
     let mut weights = starting_weights(args)?;

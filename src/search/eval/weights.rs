@@ -24,7 +24,7 @@ pub struct EvalWeights {
     logistic_scale: f64,
 }
 
-/// `K` of a weights file without a `scale` line (the hand-set weights): the scale `menhir tune`
+/// `K` of a weights file without a `scale` line (the hand-set weights): the scale `menhir tune-eval`
 /// fitted to the game results of generation 0 (243,069 6×6 komi 2 positions of `menhir
 /// datagen` at 5000 nodes, the hand-set weights). With 505, one flat ahead expects 55 %.
 pub const DEFAULT_LOGISTIC_SCALE: f64 = 505.0;

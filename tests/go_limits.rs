@@ -113,9 +113,10 @@ fn go_movetime_ends_on_time() {
         let started = Instant::now();
         go(&mut engine, "go movetime 300", PROMPT);
         let took = started.elapsed();
-        // Generous upper bound (loaded CI); the lower bound shows the time was used.
+        // The promise (at most 300 ms) is measured by `scripts/movetime.py`; a loaded machine
+        // gets five times the room here. The lower bound shows the time was used.
         assert!(
-            took < Duration::from_millis(800),
+            took < Duration::from_millis(1500),
             "Threads {threads}: {took:?}"
         );
         assert!(

@@ -1,7 +1,7 @@
 //! Search parameters as data: the TEI options that only tuning mode (`menhir tei --tune`,
 //! `MENHIR_TUNE=1`) offers, and `menhir spsa` end to end (bad arguments, a tiny run, resume).
-//! The README's parameter table is checked against `search::PARAMS`. Run: `cargo test --test
-//! tuning` (a few seconds).
+//! The parameter table of docs/training.md is checked against `search::PARAMS`. Run: `cargo test
+//! --test tuning` (a few seconds).
 
 #[allow(dead_code)] // each test file uses part of the shared harness
 mod common;
@@ -322,12 +322,15 @@ fn a_tiny_spsa_run_writes_valid_values_and_resumes() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The README's table of search parameters is the one in `search::PARAMS`.
+/// The table of search parameters in docs/training.md is the one in `search::PARAMS`.
 #[test]
 fn readme_lists_every_search_parameter() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/training.md");
     for p in &PARAMS {
         let row = format!("| {} | {} | {}..{} |", p.name, p.default, p.min, p.max);
-        assert!(readme.contains(&row), "README.md lacks the row '{row}'");
+        assert!(
+            readme.contains(&row),
+            "docs/training.md lacks the row '{row}'"
+        );
     }
 }

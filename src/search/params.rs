@@ -2,7 +2,7 @@
 //!
 //! The fixed limits are constants; the margins worth tuning live in [`SearchParams`], described
 //! once in [`PARAMS`] (name, default, range), which the TEI options (in tuning mode), `menhir
-//! spsa` and the README all read. Each is named after the rule it controls (as Ethereal's
+//! spsa` and docs/training.md all read. Each is named after the rule it controls (as Ethereal's
 //! `search.h`). Their history (the matches that set them) is in `STRENGTH.md`.
 
 use std::time::Duration;

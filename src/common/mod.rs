@@ -8,3 +8,7 @@ pub mod random_line;
 pub use atomic_file::AtomicFile;
 pub use clock::{seed_from_clock, today};
 pub use random_line::random_line;
+
+/// Games the tools play (match, datagen, spsa) are drawn when they reach this many plies from
+/// the root (Racetrack stops at 1000 plies too).
+pub const DEFAULT_MAX_PLIES: usize = 1000;

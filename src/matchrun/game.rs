@@ -9,8 +9,7 @@ use crate::core::{Color, GameResult, Move, Position, RecordedPly};
 use std::fmt::Write;
 use std::time::Duration;
 
-/// Games reaching this many plies from the root are drawn (Racetrack stops at 1000 plies too).
-pub const DEFAULT_MAX_PLIES: usize = 1000;
+pub use crate::common::DEFAULT_MAX_PLIES;
 
 /// What every game of a match shares.
 #[derive(Clone, Debug)]

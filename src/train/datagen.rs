@@ -8,10 +8,9 @@
 //! the whole run (in another order).
 
 use super::selfplay::{play_game, GameData, SelfPlaySettings};
-use crate::common::seed_from_clock;
 use crate::common::AtomicFile;
+use crate::common::{seed_from_clock, DEFAULT_MAX_PLIES};
 use crate::core::size_and_half_komi;
-use crate::matchrun::game::DEFAULT_MAX_PLIES;
 use crate::search::Searcher;
 use crate::shard::{Shard, ShardArgs};
 use clap::Args;

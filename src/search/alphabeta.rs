@@ -567,7 +567,6 @@ impl Worker {
     /// and a re-search if they beat alpha. Late moves are pruned near the horizon
     /// (`late_move_prunes`) or searched shallower (`late_move_reduction`).
     #[allow(clippy::too_many_arguments)]
-    #[inline]
     fn move_loop<const PV: bool>(
         &mut self,
         shared: &Shared,

@@ -15,8 +15,9 @@
 //!   `common`, `shard`, `search` and `core`.
 //! - [`spsa`]: tuning the search parameters by SPSA over self-play games (`spsa`). Depends on
 //!   `matchrun`, `common`, `search` and `core`.
-//! - [`commands`]: the other command-line tools (`perft`, `bench`, `analyze`, `serve`). Depends
-//!   on `tei`, `train` (its data format), `search` and `core`.
+//! - [`commands`]: the command-line tools `perft`, `bench`, `analyze`, `serve` and `report`
+//!   (each subcommand's clap type and glue). Depends on `tei`, `matchrun`, `train` (its data
+//!   format), `search` and `core`.
 //!
 //! No module imports one that imports it back; `main` only parses the command line and
 //! dispatches.

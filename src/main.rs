@@ -1,8 +1,7 @@
 //! The `menhir` binary: parses the command line and calls into the library.
 
 use clap::{Parser, Subcommand};
-use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs, ServeArgs};
-use menhir::matchrun::report::ReportArgs;
+use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs, ReportArgs, ServeArgs};
 use menhir::matchrun::MatchArgs;
 use menhir::spsa::SpsaArgs;
 use menhir::train::{DatagenArgs, TuneArgs, TunePolicyArgs};
@@ -62,7 +61,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => menhir::commands::bench(&args),
         Command::Analyze(args) => menhir::commands::analyze(&args),
         Command::Match(args) => menhir::matchrun::run(&args),
-        Command::Report(args) => menhir::matchrun::report::run(&args),
+        Command::Report(args) => menhir::commands::report(&args),
         Command::Datagen(args) => menhir::train::datagen(&args),
         Command::TuneEval(args) => menhir::train::tune(&args),
         Command::TunePolicy(args) => menhir::train::tune_policy(&args),

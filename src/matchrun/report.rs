@@ -1,26 +1,14 @@
 //! `menhir report FILE.ptn…`: sums up PTN game files (Menhir's match output, the shards of a
 //! sharded match, a Racetrack tournament) with the match's own tally, one summary per engine
 //! pair, exactly as `menhir match` prints it at the end. Games that cannot be read are
-//! counted and named by file and game number, never dropped in silence.
+//! counted and named by file and game number, never dropped in silence. The command line
+//! (reading the files, printing, the exit status) is `commands/report.rs`.
 
 use super::record::{read_game, ReadGame};
 use super::stats::Sprt;
 use super::tally::Tally;
 use crate::core::GameRecord;
-use clap::Args;
 use std::fmt::Write;
-use std::path::PathBuf;
-
-/// Flags of `menhir report`.
-#[derive(Args, Debug, Clone)]
-pub struct ReportArgs {
-    /// PTN files to read, in any order (for example every shard of a match).
-    #[arg(required = true, value_name = "FILE.ptn")]
-    pub files: Vec<PathBuf>,
-    /// Also give the verdict of this SPRT for each pair: `elo0=0,elo1=5,alpha=0.05,beta=0.05`.
-    #[arg(long)]
-    pub sprt: Option<Sprt>,
-}
 
 /// What a report found.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,27 +19,6 @@ pub struct Report {
     pub read: usize,
     /// One line per game (or file) that could not be read: `FILE game N: why`.
     pub skipped: Vec<String>,
-}
-
-/// Prints the report of the files; an error (non-zero exit) only when no game was read.
-pub fn run(args: &ReportArgs) -> Result<(), String> {
-    let inputs: Vec<(String, Result<String, String>)> = args
-        .files
-        .iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"));
-            (path.display().to_string(), text)
-        })
-        .collect();
-    let report = report(&inputs, args.sprt.as_ref());
-    print!("{}", report.text);
-    if report.read == 0 {
-        return Err(format!(
-            "no game could be read from the {} file(s) given",
-            inputs.len()
-        ));
-    }
-    Ok(())
 }
 
 /// The games of one engine pair, in the order read.

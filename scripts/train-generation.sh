@@ -37,7 +37,7 @@ for ((k = 0; k < shards; k++)); do
         --out "$dir/shard-$k.data" 2>>"$dir/datagen.log"
 done
 
-run "$BIN" tune "$dir"/shard-*.data --size "$size" --epochs "${EPOCHS:-20}" \
+run "$BIN" tune-eval "$dir"/shard-*.data --size "$size" --epochs "${EPOCHS:-20}" \
     --lambda "${LAMBDA:-0.5}" --threads "$threads" --out "$dir/eval-${size}x$size.txt" \
     2>&1 | tee "$dir/tune.log"
 echo "weights: $dir/eval-${size}x$size.txt (copy over weights/eval-${size}x$size.txt, rebuild,"

@@ -1,20 +1,30 @@
 //! Menhir: a Tak engine speaking TEI.
 //!
-//! - [`core`]: the game — bitboards, stacks, moves, rules, PTN and TPS, perft. Depends on nothing.
-//! - [`search`]: alpha-beta with a transposition table, evaluation, time management, threads.
-//!   Depends on `core` only.
-//! - [`tei`]: the Tak Engine Interface front end. Depends on `search` and `core`.
-//! - [`matchrun`]: plays TEI engines against each other. Depends on `core`.
+//! - [`core`]: the game — bitboards, stacks, moves, rules, PTN and TPS, perft, komi and board
+//!   size parsing. Depends on nothing.
+//! - [`common`]: what several tools share — atomic output files, seeds and dates from the
+//!   clock, random opening lines. Depends on `core`.
+//! - [`search`]: alpha-beta with a transposition table, evaluation, move-ordering policy, time
+//!   management, threads. Depends on `core` only.
+//! - [`tei`]: the Tak Engine Interface front end (stdin/stdout and WebSocket). Depends on
+//!   `search` and `core`.
+//! - [`matchrun`]: plays TEI engines against each other (`match`) and sums up PTN files
+//!   (`report`). Depends on `common`, `shard` and `core`.
 //! - [`analysis`]: annotating games (`annotate`): every position searched, marks and
 //!   comments. Depends on `search` and `core`.
 //! - [`playtak`]: a bot on a playtak server (`playtak`): protocol, move notation, transport,
 //!   the engine link and the session. Depends on `tei`, `matchrun` and `core`.
-//! - [`commands`]: the command-line tools (`perft`, `bench`, `analyze`) that `main` calls.
 //! - [`shard`]: splitting a seeded run into disjoint parts (`--shard K/N`, `--shard auto`).
-//! - [`train`]: self-play data and the weight fit (`datagen`, `tune`). Depends on `search`
-//!   and `core`.
+//! - [`train`]: self-play data and the fits (`datagen`, `tune-eval`, `tune-policy`). Depends on
+//!   `common`, `shard`, `search` and `core`.
 //! - [`spsa`]: tuning the search parameters by SPSA over self-play games (`spsa`). Depends on
-//!   `matchrun`, `search` and `core`.
+//!   `matchrun`, `common`, `search` and `core`.
+//! - [`commands`]: the command-line tools `perft`, `bench`, `analyze`, `serve` and `report`
+//!   (each subcommand's clap type and glue). Depends on `tei`, `matchrun`, `train` (its data
+//!   format), `search` and `core`.
+//!
+//! No module imports one that imports it back; `main` only parses the command line and
+//! dispatches.
 //!
 //! ```
 //! use menhir::core::{Perft, PerftMode, Position};
@@ -26,6 +36,7 @@
 
 pub mod analysis;
 pub mod commands;
+pub mod common;
 pub mod core;
 pub mod matchrun;
 pub mod playtak;

@@ -2,9 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use menhir::commands::{
-    AnalyzeArgs, AnnotateArgs, BenchArgs, PerftArgs, PlaytakArgs, ServeArgs,
+    AnalyzeArgs, AnnotateArgs, BenchArgs, PerftArgs, PlaytakArgs, ReportArgs, ServeArgs,
 };
-use menhir::matchrun::ptn_report::ReportArgs;
 use menhir::matchrun::MatchArgs;
 use menhir::spsa::SpsaArgs;
 use menhir::train::{DatagenArgs, TuneArgs, TunePolicyArgs};
@@ -45,8 +44,9 @@ enum Command {
     Report(ReportArgs),
     /// Self-play at a fixed node budget, written as training data (one position per line).
     Datagen(DatagenArgs),
-    /// Fit one board size's evaluation weights to training data.
-    Tune(TuneArgs),
+    /// Fit one board size's evaluation weights to training data (`tune` is the old name).
+    #[command(alias = "tune")]
+    TuneEval(TuneArgs),
     /// Fit one board size's move-ordering policy to the moves chosen in training data.
     TunePolicy(TunePolicyArgs),
     /// Tune search parameters by SPSA over self-play games at a fast clock.
@@ -70,9 +70,9 @@ fn main() -> ExitCode {
         Command::Analyze(args) => menhir::commands::analyze(&args),
         Command::Annotate(args) => menhir::commands::annotate(&args),
         Command::Match(args) => menhir::matchrun::run(&args),
-        Command::Report(args) => menhir::matchrun::ptn_report::run(&args),
+        Command::Report(args) => menhir::commands::report(&args),
         Command::Datagen(args) => menhir::train::datagen(&args),
-        Command::Tune(args) => menhir::train::tune(&args),
+        Command::TuneEval(args) => menhir::train::tune(&args),
         Command::TunePolicy(args) => menhir::train::tune_policy(&args),
         Command::Spsa(args) => menhir::spsa::run(&args),
     };

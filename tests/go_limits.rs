@@ -6,7 +6,7 @@
 #[allow(dead_code)] // each test file uses part of the shared harness
 mod common;
 
-use common::{Engine, PROMPT};
+use common::{EngineProcess, PROMPT};
 use menhir::core::Position;
 use std::time::{Duration, Instant};
 
@@ -19,8 +19,8 @@ const MIDGAME: &str =
     "x2,1,x3/x,1,1,2,x2/x2,1,2,21,221C/x,111112C,2,112112,x2/x2,2,x,1,1/x,1,2,2S,x2 1 28";
 
 /// An engine with `threads` workers, set to `MIDGAME`.
-fn engine(threads: usize) -> Engine {
-    let mut engine = Engine::spawn(|_| {});
+fn engine(threads: usize) -> EngineProcess {
+    let mut engine = EngineProcess::spawn(|_| {});
     engine.send(&format!("setoption name Threads value {threads}"));
     engine.send("setoption name Hash value 16");
     engine.send("teinewgame 6");
@@ -31,7 +31,7 @@ fn engine(threads: usize) -> Engine {
 
 /// The lines of one `go` up to `bestmove` (no `stop` is sent), the move checked legal, and
 /// nothing after it before the next `readyok`.
-fn go(engine: &mut Engine, go: &str, timeout: Duration) -> Vec<String> {
+fn go(engine: &mut EngineProcess, go: &str, timeout: Duration) -> Vec<String> {
     engine.send(go);
     let lines = engine.until_word("bestmove", timeout);
     let mv = lines.last().unwrap().split_whitespace().nth(1).unwrap();
@@ -113,9 +113,10 @@ fn go_movetime_ends_on_time() {
         let started = Instant::now();
         go(&mut engine, "go movetime 300", PROMPT);
         let took = started.elapsed();
-        // Generous upper bound (loaded CI); the lower bound shows the time was used.
+        // The promise (at most 300 ms) is measured by `scripts/movetime.py`; a loaded machine
+        // gets five times the room here. The lower bound shows the time was used.
         assert!(
-            took < Duration::from_millis(800),
+            took < Duration::from_millis(1500),
             "Threads {threads}: {took:?}"
         );
         assert!(

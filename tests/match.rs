@@ -109,7 +109,7 @@ fn assert_report_matches(name: &str, run: &Run, extra: &[&str]) {
     assert_eq!(stdout, format!("{header}{}", run.stdout));
 }
 
-/// Engine pids the misbehaving engine announced on stderr.
+/// The pids the misbehaving engine announced on stderr.
 fn announced_pids(stderr: &str) -> Vec<u32> {
     stderr
         .lines()

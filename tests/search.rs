@@ -3,7 +3,7 @@
 //! Run: `cargo test --release --test search`.
 
 use menhir::core::Position;
-use menhir::search::{Features, Limits, Searcher};
+use menhir::search::{Limits, PruningSwitches, Searcher};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -51,7 +51,8 @@ fn stop_raised_before_the_search_still_gives_a_legal_move() {
         let mut searcher = Searcher::new(1, 1);
         let started = Instant::now();
         let r = searcher.search(&pos, &Limits::default(), &stop, &mut |_| {});
-        assert!(started.elapsed() < Duration::from_millis(200));
+        // At once, in principle; the cap leaves a loaded machine room.
+        assert!(started.elapsed() < Duration::from_millis(1000));
         let mv = r.best_move.expect("a move");
         assert!(pos.is_legal(mv), "{size}");
     }
@@ -89,7 +90,9 @@ fn movetime_is_used_but_not_exceeded() {
     let started = Instant::now();
     let r = searcher.search(&Position::start(6).unwrap(), &limits, &stop, &mut |_| {});
     let elapsed = started.elapsed();
-    assert!(elapsed <= Duration::from_millis(400), "{elapsed:?}");
+    // The promise (within the 400 ms) is measured by `scripts/movetime.py` on an idle machine
+    // (RELIABILITY.md §4); here a loaded machine gets four times the room.
+    assert!(elapsed <= Duration::from_millis(1600), "{elapsed:?}");
     assert!(elapsed >= Duration::from_millis(300), "{elapsed:?}");
     assert!(r.best_move.is_some());
 }
@@ -105,7 +108,8 @@ fn a_tiny_clock_is_not_overrun() {
     };
     let started = Instant::now();
     let r = searcher.search(&midgame(), &limits, &stop, &mut |_| {});
-    assert!(started.elapsed() < Duration::from_millis(60));
+    // Within the 60 ms by `scripts/movetime.py`; five times that on a loaded machine.
+    assert!(started.elapsed() < Duration::from_millis(300));
     assert!(r.best_move.is_some());
 }
 
@@ -274,14 +278,13 @@ fn bench_searches_a_position_file_and_names_a_bad_line() {
 /// `menhir bench`'s searches (its positions, depths, table size and one thread) through the
 /// library with the `CorrectionHistory` and `Improving` switches off give the node count of the
 /// search before them: the switches restore it exactly (what an A/B match relies on). Each
-/// switch alone changes it, and so does `InternalReduction` (under test, off by default)
-/// switched on: its bench count is 517984.
+/// switch alone changes it.
 #[test]
 fn newer_search_switches_off_restore_the_old_search() {
     use menhir::commands::{default_depth, BENCH_POSITIONS};
-    let bench_nodes = |features: Features| {
+    let bench_nodes = |switches: PruningSwitches| {
         let mut searcher = Searcher::new(16, 1);
-        searcher.set_features(features);
+        searcher.set_switches(switches);
         let stop = AtomicBool::new(false);
         let mut nodes = 0;
         for &(half_komi, tps) in BENCH_POSITIONS {
@@ -299,21 +302,21 @@ fn newer_search_switches_off_restore_the_old_search() {
         }
         nodes
     };
-    let off = Features {
+    let off = PruningSwitches {
         correction_history: false,
         improving: false,
-        ..Features::default()
+        ..PruningSwitches::default()
     };
     assert_eq!(bench_nodes(off), BENCH_SIGNATURE_WITHOUT_CORRECTION);
-    assert_eq!(bench_nodes(Features::default()), BENCH_SIGNATURE);
+    assert_eq!(bench_nodes(PruningSwitches::default()), BENCH_SIGNATURE);
     for one in [
-        Features {
+        PruningSwitches {
             correction_history: false,
-            ..Features::default()
+            ..PruningSwitches::default()
         },
-        Features {
+        PruningSwitches {
             improving: false,
-            ..Features::default()
+            ..PruningSwitches::default()
         },
     ] {
         let nodes = bench_nodes(one);
@@ -322,9 +325,4 @@ fn newer_search_switches_off_restore_the_old_search() {
             "{one:?}: {nodes}"
         );
     }
-    let with_iir = Features {
-        internal_reduction: true,
-        ..Features::default()
-    };
-    assert_eq!(bench_nodes(with_iir), 517_984);
 }

@@ -7,13 +7,14 @@
 //! to count after that are the nodes searched after `stop`. Each worker polls the flag (and
 //! publishes its count) every `POLL_INTERVAL` nodes, so at most one interval per worker can follow
 //! `stop`; a scheduler delay of the watcher only makes the count smaller. A generous wall-clock
-//! check through the binary comes last: `stop` during `go infinite` is answered within 50 ms.
+//! check through the binary comes last: `stop` during `go infinite` is answered promptly (250 ms
+//! here, for a loaded machine; the 20 ms promise is measured by `scripts/latency.py`).
 //! Run: `cargo test --test stop`.
 
 #[allow(dead_code)] // each test file uses part of the shared harness
 mod common;
 
-use common::{Engine, PROMPT};
+use common::{EngineProcess, PROMPT};
 use menhir::core::Position;
 use menhir::search::{Limits, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
@@ -95,7 +96,7 @@ fn each_worker_stops_within_one_poll_interval_on_tall_8x8_stacks() {
 }
 
 /// The time from `stop` to `bestmove` during `go infinite` on `tps`, through the binary.
-fn stop_latency(engine: &mut Engine, tps: &str, search_ms: u64) -> Duration {
+fn stop_latency(engine: &mut EngineProcess, tps: &str, search_ms: u64) -> Duration {
     engine.send("teinewgame 8");
     engine.send(&format!("position tps {tps}"));
     engine.sync();
@@ -109,13 +110,14 @@ fn stop_latency(engine: &mut Engine, tps: &str, search_ms: u64) -> Duration {
     latency
 }
 
-/// RELIABILITY.md §3 promises 20 ms (measured worst 7.8 ms in release); this allows 50 ms for
-/// the median of five stops, so a loaded machine does not fail it, while a poll interval of
-/// 65536 nodes (several hundred ms on these positions) does.
+/// RELIABILITY.md §3 promises 20 ms, measured by `scripts/latency.py` on an idle machine; this
+/// allows 250 ms for the median of five stops, so a loaded 2-core machine does not fail it, while
+/// a search that ignores `stop` until its iteration ends does. (The node-bound check above is
+/// the precise one.)
 #[test]
-fn stop_during_go_infinite_answers_within_50_ms_with_one_and_two_threads() {
+fn stop_during_go_infinite_answers_promptly_with_one_and_two_threads() {
     for threads in [1, 2] {
-        let mut engine = Engine::spawn(|_| {});
+        let mut engine = EngineProcess::spawn(|_| {});
         engine.send(&format!("setoption name Threads value {threads}"));
         engine.send("setoption name Hash value 16");
         let mut latencies: Vec<Duration> = (0..5)
@@ -131,7 +133,7 @@ fn stop_during_go_infinite_answers_within_50_ms_with_one_and_two_threads() {
         let median = latencies[latencies.len() / 2];
         eprintln!("Threads {threads}: stop latencies {latencies:?}");
         assert!(
-            median <= Duration::from_millis(50),
+            median <= Duration::from_millis(250),
             "Threads {threads}: stop → bestmove took {latencies:?} (median {median:?})"
         );
     }

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{Engine, PROMPT};
+use common::{EngineProcess, PROMPT};
 use menhir::core::Position;
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -17,10 +17,10 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 /// This file's helpers on the shared harness.
-impl Engine {
+impl EngineProcess {
     /// The engine with no rule for its stdout beyond what each case asserts.
-    fn start() -> Engine {
-        Engine::spawn(|_| {})
+    fn start() -> EngineProcess {
+        EngineProcess::spawn(|_| {})
     }
 
     /// The current position as `d` prints it.
@@ -89,7 +89,7 @@ fn position(size: usize, moves: &str) -> Position {
 
 #[test]
 fn handshake_transcript() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.send("tei");
     let lines = engine.until_word("teiok", PROMPT);
     let expected = [
@@ -112,7 +112,7 @@ fn handshake_transcript() {
 
 #[test]
 fn commands_before_tei_are_accepted_and_tei_may_repeat() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     assert_eq!(engine.sync(), Vec::<String>::new());
     engine.send("position startpos moves a1");
     assert_eq!(engine.shown(), shows("x5/x5/x5/x5/2,x4 2 1", 0));
@@ -124,7 +124,7 @@ fn commands_before_tei_are_accepted_and_tei_may_repeat() {
 
 #[test]
 fn options_take_case_insensitive_names_and_komi_applies_now_and_later() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.send("teinewgame 5");
     engine.send("position startpos moves a1");
     engine.send("setoption name halfkomi value 4");
@@ -193,7 +193,7 @@ fn each_class_of_bad_input_gets_one_error_line_and_changes_nothing() {
         "go depth many",
         "go movetime",
     ];
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.send("teinewgame 5");
     engine.send("setoption name HalfKomi value 2");
     engine.send("position startpos moves a1 e5");
@@ -216,7 +216,7 @@ fn each_class_of_bad_input_gets_one_error_line_and_changes_nothing() {
 
 #[test]
 fn non_utf8_crlf_tabs_and_blank_lines_are_tolerated() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.write(b"\xff\xfe garbage\r\n");
     engine.write(b"\r\n\n   \t \n");
     engine.write(b"teinewgame\t4\r\n");
@@ -230,7 +230,7 @@ fn non_utf8_crlf_tabs_and_blank_lines_are_tolerated() {
 
 #[test]
 fn game_over_answers_an_error_and_bestmove_dashes() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.send("teinewgame 3");
     engine.send("position tps 1,1,1/x3/2,2,x 2 3");
     engine.send("go depth 1");
@@ -242,7 +242,7 @@ fn game_over_answers_an_error_and_bestmove_dashes() {
 
 #[test]
 fn go_depth_nodes_movetime_and_clock_each_give_one_legal_bestmove() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.send("teinewgame 6");
     engine.send("position startpos moves a1 f6 c3");
     engine.sync();
@@ -269,7 +269,7 @@ fn go_depth_nodes_movetime_and_clock_each_give_one_legal_bestmove() {
 #[test]
 fn infinite_search_answers_isready_and_setoption_refuses_go_and_stops_promptly() {
     for go in ["go infinite", "go"] {
-        let mut engine = Engine::start();
+        let mut engine = EngineProcess::start();
         engine.send("teinewgame 5");
         engine.send("position startpos moves a1 e5");
         engine.sync();
@@ -328,7 +328,7 @@ fn infinite_search_answers_isready_and_setoption_refuses_go_and_stops_promptly()
 
 #[test]
 fn quit_mid_search_exits_promptly() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.send("teinewgame 6");
     engine.send("position startpos");
     engine.send("go infinite");
@@ -344,7 +344,7 @@ fn quit_mid_search_exits_promptly() {
 
 #[test]
 fn end_of_input_mid_search_exits_promptly() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.send("teinewgame 6");
     engine.send("position startpos");
     engine.send("go infinite");
@@ -421,7 +421,7 @@ fn debug_logging_goes_to_stderr_only() {
 /// is set; `quit` at the end.
 #[test]
 fn racetrack_session() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.send("tei");
     engine.until_word("teiok", PROMPT);
     engine.send("setoption name HalfKomi value 4");
@@ -462,7 +462,7 @@ fn racetrack_session() {
 /// trailing `*`; `go movetime`, `go infinite` + `stop`.
 #[test]
 fn ptn_ninja_session() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.send("tei");
     engine.until_word("teiok", PROMPT);
     engine.send("teinewgame size 6 halfkomi 4");
@@ -499,7 +499,7 @@ fn ptn_ninja_session() {
 /// idle by the time its `bestmove` is read. Plays a whole 3×3 game this way.
 #[test]
 fn back_to_back_searches_play_a_whole_game() {
-    let mut engine = Engine::start();
+    let mut engine = EngineProcess::start();
     engine.send("teinewgame 3");
     let mut played: Vec<String> = Vec::new();
     let mut pos = Position::start(3).unwrap();

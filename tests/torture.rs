@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{Engine, PROMPT};
+use common::{EngineProcess, PROMPT};
 use menhir::core::Position;
 use std::sync::mpsc::RecvTimeoutError;
 use std::thread;
@@ -28,10 +28,10 @@ fn protocol_reply(line: &str) {
 }
 
 /// This file's helpers on the shared harness.
-impl Engine {
+impl EngineProcess {
     /// The engine with every line it prints checked to be a protocol reply.
-    fn start() -> Engine {
-        Engine::spawn(protocol_reply)
+    fn start() -> EngineProcess {
+        EngineProcess::spawn(protocol_reply)
     }
 
     /// The error lines among everything answered so far.
@@ -101,7 +101,7 @@ fn start5() -> Position {
 
 #[test]
 fn blank_lines_crlf_tabs_and_runs_of_spaces() {
-    let mut e = Engine::start();
+    let mut e = EngineProcess::start();
     e.write(b"\n\n   \n\t\t\r\n\r\n \t \r\n");
     assert!(e.errors().is_empty());
     e.write(b"  teinewgame\t\t4  \r\n\tposition   startpos\tmoves  a1 \t d4\t \r\n");
@@ -116,7 +116,7 @@ fn blank_lines_crlf_tabs_and_runs_of_spaces() {
 
 #[test]
 fn very_long_lines_get_one_error_or_nothing() {
-    let mut e = Engine::start();
+    let mut e = EngineProcess::start();
     let megabyte = 1 << 20;
     let mut garbage = vec![b'z'; megabyte];
     garbage.push(b'\n');
@@ -154,7 +154,7 @@ fn very_long_lines_get_one_error_or_nothing() {
 
 #[test]
 fn bytes_that_are_not_utf8() {
-    let mut e = Engine::start();
+    let mut e = EngineProcess::start();
     e.write(b"\xff\xfe\xfd\n");
     assert_eq!(e.errors().len(), 1);
     e.write(b"isready \xc3\x28 \xa0\xa1\n");
@@ -170,7 +170,7 @@ fn bytes_that_are_not_utf8() {
 
 #[test]
 fn commands_split_across_writes_and_joined_in_one() {
-    let mut e = Engine::start();
+    let mut e = EngineProcess::start();
     for piece in [
         &b"teinew"[..],
         b"game 6\npos",
@@ -200,8 +200,8 @@ fn commands_split_across_writes_and_joined_in_one() {
 }
 
 /// Starts an infinite search on the 5x5 start position and waits until it reports.
-fn searching() -> Engine {
-    let mut e = Engine::start();
+fn searching() -> EngineProcess {
+    let mut e = EngineProcess::start();
     e.send("teinewgame 5");
     e.sync();
     e.send("go infinite");
@@ -291,7 +291,7 @@ fn stop_then_go_at_once_starts_the_new_search() {
 
 #[test]
 fn hash_and_threads_change_between_and_during_searches() {
-    let mut e = Engine::start();
+    let mut e = EngineProcess::start();
     let settings = [(1, 1), (16, 2), (2, 1), (64, 2), (1, 2), (8, 1)];
     for (i, (hash, threads)) in settings.into_iter().enumerate() {
         e.send(&format!("setoption name Hash value {hash}"));
@@ -314,7 +314,7 @@ fn hash_and_threads_change_between_and_during_searches() {
 
 #[test]
 fn extreme_go_values_still_answer_one_bestmove() {
-    let mut e = Engine::start();
+    let mut e = EngineProcess::start();
     for go in [
         "go wtime 9223372036854775807 btime 9223372036854775807 winc 9223372036854775807 binc 1",
         "go movetime 9223372036854775807",
@@ -365,7 +365,7 @@ fn mid_search(stage: &[&str]) -> bool {
 
 fn end_at_every_stage(ending: &str, pause: Duration) {
     for stage in STAGES {
-        let mut e = Engine::start();
+        let mut e = EngineProcess::start();
         for line in stage {
             e.send(line);
         }
@@ -424,7 +424,7 @@ fn end_of_input_inside_a_line_at_every_stage() {
 
 #[test]
 fn commands_after_quit_are_not_read() {
-    let mut e = Engine::start();
+    let mut e = EngineProcess::start();
     e.write(b"isready\nquit\nisready\ngo infinite\n");
     let rest = e.drain(PROMPT);
     assert_eq!(rest, vec!["readyok"]);
@@ -434,7 +434,7 @@ fn commands_after_quit_are_not_read() {
 #[test]
 #[ignore = "long torture: cargo test --test torture -- --ignored --nocapture"]
 fn long_go_stop_cycles() {
-    let mut e = Engine::start();
+    let mut e = EngineProcess::start();
     e.send("setoption name Hash value 4");
     let started = Instant::now();
     for i in 0..2000 {

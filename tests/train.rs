@@ -1,4 +1,4 @@
-//! `menhir datagen` and `menhir tune` end to end, on small fixtures (4×4, a few hundred nodes a
+//! `menhir datagen` and `menhir tune-eval` end to end, on small fixtures (4×4, a few hundred nodes a
 //! move): reproducible data whatever the thread count, shards that add up to the run, one-line
 //! errors for bad arguments and files, no file under the final name before a run completes,
 //! and a weights file that reads back. Run: `cargo test --test train` (a few seconds).
@@ -75,7 +75,7 @@ fn datagen_is_reproducible_and_shards_add_up() {
     for line in a.lines() {
         // Every line names the search's move (legal: `parse` checks) and the move before it.
         assert_eq!(line.split(';').count(), 6, "{line}");
-        let data = menhir::train::data::DataLine::parse(line).unwrap();
+        let data = menhir::train::data_line::DataLine::parse(line).unwrap();
         assert!(data.best.is_some() && data.last.is_some(), "{line}");
     }
     let other = datagen(
@@ -184,7 +184,7 @@ fn datagen_then_tune_writes_weights_that_read_back() {
     );
     let weights = dir.join("w4.txt");
     let run = menhir(&[
-        "tune",
+        "tune", // the old name of tune-eval, kept as an alias
         data.to_str().unwrap(),
         "--size",
         "4",
@@ -241,7 +241,7 @@ fn tune_counts_malformed_lines_and_refuses_files_without_data() {
     let out_arg = out.to_str().unwrap();
     let good = "x4/x,1S,x2/x3,2/x2,2S,1 1 3;0;118;1.0\nx4/x,1S,x2/x2,1,2/x2,2S,1 2 3;0;15;1.0\n";
     let tune = |file: &Path, extra: &[&str]| {
-        let mut args = vec!["tune", file.to_str().unwrap()];
+        let mut args = vec!["tune-eval", file.to_str().unwrap()];
         args.extend_from_slice(&["--epochs", "1", "--threads", "1"]);
         args.extend_from_slice(extra);
         if !extra.contains(&"--out") {

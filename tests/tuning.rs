@@ -1,13 +1,13 @@
 //! Search parameters as data: the TEI options that only tuning mode (`menhir tei --tune`,
 //! `MENHIR_TUNE=1`) offers, and `menhir spsa` end to end (bad arguments, a tiny run, resume).
-//! The README's parameter table is checked against `search::PARAMS`. Run: `cargo test --test
-//! tuning` (a few seconds).
+//! The parameter table of docs/training.md is checked against `search::PARAMS`. Run: `cargo test
+//! --test tuning` (a few seconds).
 
 #[allow(dead_code)] // each test file uses part of the shared harness
 mod common;
 
-use common::{Engine, PROMPT};
-use menhir::search::{find_param, Features, FEATURES, PARAMS};
+use common::{EngineProcess, PROMPT};
+use menhir::search::{find_param, PruningSwitches, PARAMS, SWITCHES};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -24,17 +24,17 @@ fn parameter_lines() -> Vec<String> {
                 p.name, p.default, p.min, p.max
             )
         })
-        .chain(FEATURES.iter().map(|f| {
+        .chain(SWITCHES.iter().map(|f| {
             format!(
                 "option name {} type check default {}",
                 f.name,
-                f.get(&Features::default())
+                f.get(&PruningSwitches::default())
             )
         }))
         .collect()
 }
 
-impl Engine {
+impl EngineProcess {
     /// The `option` lines after `tei`.
     fn options(&mut self) -> Vec<String> {
         self.send("tei");
@@ -66,7 +66,7 @@ impl Engine {
 
 #[test]
 fn search_parameters_are_hidden_without_tuning_mode() {
-    let mut engine = Engine::spawn(|_| {});
+    let mut engine = EngineProcess::spawn(|_| {});
     let options = engine.options();
     assert!(
         !options.iter().any(|l| l.contains("NullMoveDepth")),
@@ -95,17 +95,17 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
         (&[][..], &[("MENHIR_TUNE", "1")][..]),
         (&["tei"][..], &[("MENHIR_TUNE", "1")][..]),
     ] {
-        let mut engine = Engine::spawn_with(args, env, |_| {});
+        let mut engine = EngineProcess::spawn_with(args, env, |_| {});
         let options = engine.options();
         assert_eq!(
             options.len(),
-            5 + PARAMS.len() + FEATURES.len(),
+            5 + PARAMS.len() + SWITCHES.len(),
             "{args:?} {env:?}: {options:?}"
         );
         assert_eq!(options[5..], parameter_lines()[..], "{args:?} {env:?}");
     }
     // Only `1` turns it on.
-    let mut engine = Engine::spawn_with(&[], &[("MENHIR_TUNE", "0")], |_| {});
+    let mut engine = EngineProcess::spawn_with(&[], &[("MENHIR_TUNE", "0")], |_| {});
     assert_eq!(engine.options().len(), 5);
 }
 
@@ -113,7 +113,7 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
 /// bad values are refused with one error line each and change nothing.
 #[test]
 fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
-    let mut engine = Engine::spawn_with(&["tei", "--tune"], &[], |_| {});
+    let mut engine = EngineProcess::spawn_with(&["tei", "--tune"], &[], |_| {});
     engine.options();
     let default = engine.nodes_at_depth(5);
     for bad in [
@@ -169,19 +169,14 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
 /// unknown.
 #[test]
 fn a_pruning_switch_turns_its_rule_off_and_on() {
-    let mut engine = Engine::spawn_with(&["tei", "--tune"], &[], |_| {});
+    let mut engine = EngineProcess::spawn_with(&["tei", "--tune"], &[], |_| {});
     engine.options();
     let default = engine.nodes_at_depth(6);
     let answer = engine.answer("setoption name CorrectionHistory value maybe");
     assert_eq!(answer.len(), 1, "{answer:?}");
     assert!(answer[0].starts_with("info string error: "), "{answer:?}");
     assert_eq!(engine.nodes_at_depth(6), default);
-    // Two switches on by default, and one under test, off by default.
-    for (name, on) in [
-        ("CorrectionHistory", true),
-        ("Improving", true),
-        ("InternalReduction", false),
-    ] {
+    for (name, on) in [("CorrectionHistory", true), ("Improving", true)] {
         assert_eq!(
             engine.answer(&format!("setoption name {name} value {}", !on)),
             Vec::<String>::new()
@@ -193,7 +188,7 @@ fn a_pruning_switch_turns_its_rule_off_and_on() {
     engine.send("quit");
     assert!(engine.exit_within(PROMPT).is_some());
 
-    let mut plain = Engine::spawn(|_| {});
+    let mut plain = EngineProcess::spawn(|_| {});
     let answer = plain.answer("setoption name CorrectionHistory value false");
     assert!(
         answer[0].starts_with("info string error: unknown option"),
@@ -327,12 +322,15 @@ fn a_tiny_spsa_run_writes_valid_values_and_resumes() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The README's table of search parameters is the one in `search::PARAMS`.
+/// The table of search parameters in docs/training.md is the one in `search::PARAMS`.
 #[test]
 fn readme_lists_every_search_parameter() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/training.md");
     for p in &PARAMS {
         let row = format!("| {} | {} | {}..{} |", p.name, p.default, p.min, p.max);
-        assert!(readme.contains(&row), "README.md lacks the row '{row}'");
+        assert!(
+            readme.contains(&row),
+            "docs/training.md lacks the row '{row}'"
+        );
     }
 }

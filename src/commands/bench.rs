@@ -5,7 +5,7 @@
 
 use crate::core::Position;
 use crate::search::{Limits, Searcher};
-use crate::train::data::DataLine;
+use crate::train::DataLine;
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

@@ -5,6 +5,7 @@
 
 mod bitboard;
 mod game;
+mod komi;
 mod movegen;
 mod moves;
 mod perft;
@@ -20,6 +21,7 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use game::{GameRecord, RecordResult, RecordedPly, TaggedGame};
+pub use komi::{check_size, half_komi_from_flats, komi_text, size_and_half_komi};
 pub use moves::{Move, MoveList};
 pub use perft::{Perft, PerftMode};
 pub use piece::{Color, PieceKind};

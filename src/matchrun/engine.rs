@@ -229,7 +229,7 @@ impl Process {
 }
 
 /// A TEI engine that is (re)started on demand and reaped on every path.
-pub struct Engine {
+pub struct ChildEngine {
     spec: EngineSpec,
     half_komi: i32,
     process: Option<Process>,
@@ -237,11 +237,11 @@ pub struct Engine {
     advertised: Vec<String>,
 }
 
-impl Engine {
+impl ChildEngine {
     /// Starts the engine and sets its options. `half_komi` is sent as `HalfKomi` when it is
     /// not zero or when the engine advertises that option.
-    pub fn start(spec: &EngineSpec, half_komi: i32) -> Result<Engine, EngineError> {
-        let mut engine = Engine {
+    pub fn start(spec: &EngineSpec, half_komi: i32) -> Result<ChildEngine, EngineError> {
+        let mut engine = ChildEngine {
             spec: spec.clone(),
             half_komi,
             process: None,
@@ -387,7 +387,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for ChildEngine {
     fn drop(&mut self) {
         if let Some(process) = self.process.take() {
             process.stop(true);

@@ -3,14 +3,13 @@
 //! ends the game against the offender with a reason; nothing here can stop the match.
 
 use super::clock::{Clock, TimeControl};
-use super::engine::{Engine, EngineError};
+use super::engine::{ChildEngine, EngineError};
 use super::openings::Opening;
 use crate::core::{Color, GameResult, Move, Position, RecordedPly};
 use std::fmt::Write;
 use std::time::Duration;
 
-/// Games reaching this many plies from the root are drawn (Racetrack stops at 1000 plies too).
-pub const DEFAULT_MAX_PLIES: usize = 1000;
+pub use crate::common::DEFAULT_MAX_PLIES;
 
 /// What every game of a match shares.
 #[derive(Clone, Debug)]
@@ -118,7 +117,7 @@ pub struct GameOutcome {
 
 /// Plays one game; `engines` are White's and Black's. `opening` must be an unfinished game.
 pub fn play_game(
-    engines: [&mut Engine; 2],
+    engines: [&mut ChildEngine; 2],
     opening: &Opening,
     settings: &GameSettings,
 ) -> GameOutcome {

@@ -9,26 +9,28 @@ pub mod clock;
 pub mod engine;
 pub mod game;
 pub mod openings;
-pub mod ptn_report;
 pub mod record;
 pub mod report;
 pub mod stats;
+pub mod tally;
 
+use crate::common::seed_from_clock;
+use crate::core::{komi_text, size_and_half_komi};
 use crate::shard::{Shard, ShardArgs};
 use clap::Args;
 use clock::TimeControl;
-use engine::{Engine, EngineSpec};
+use engine::{ChildEngine, EngineSpec};
 use game::{play_game, GameOutcome, GameSettings, DEFAULT_MAX_PLIES};
 use openings::{parse_openings, random_openings, Opening};
 use record::{game_record, RecordContext};
-use report::Tally;
 use stats::{Sprt, SprtVerdict};
 use std::fs::File;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
+use tally::Tally;
 
 /// Flags of `menhir match`.
 #[derive(Args, Debug, Clone)]
@@ -96,7 +98,7 @@ fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
             args.engines.len()
         ));
     }
-    let half_komi = record::size_and_half_komi(args.size, args.komi)?;
+    let half_komi = size_and_half_komi(args.size, args.komi)?;
     if args.games == 0 || args.concurrency == 0 || args.max_plies == 0 {
         return Err("--games, --concurrency and --max-plies must be at least 1".into());
     }
@@ -161,11 +163,7 @@ struct Finished {
 pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     let settings = settings(args)?;
     let (shard, games) = shard_games(args)?;
-    let seed = args.seed.unwrap_or_else(|| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = args.seed.unwrap_or_else(seed_from_clock);
     let openings = openings(args, &settings, seed)?;
     let mut ptn = match &args.ptn {
         Some(path) => {
@@ -179,7 +177,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     for _ in 0..workers {
         let mut pair = Vec::with_capacity(2);
         for spec in &args.engines {
-            let engine = Engine::start(spec, settings.half_komi)
+            let engine = ChildEngine::start(spec, settings.half_komi)
                 .map_err(|e| format!("engine {}: {e}", spec.name))?;
             pair.push(engine);
         }
@@ -192,7 +190,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         args.engines[1].name,
         args.games,
         settings.size,
-        record::komi_text(settings.half_komi),
+        komi_text(settings.half_komi),
         settings.time,
         args.concurrency
     );

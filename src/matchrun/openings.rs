@@ -1,9 +1,10 @@
 //! Openings for a match: from a file (one PTN move list or one TPS per line) or K random legal
 //! plies from a seed. The runner plays each opening twice, with colours swapped.
 
-use crate::core::{GameRecord, Move, MoveList, Position};
+use crate::common::random_line;
+use crate::core::{GameRecord, Move, Position};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// Where a game starts: a root position (the empty board, or a TPS) and book moves played
 /// from it before the engines take over.
@@ -90,28 +91,12 @@ pub fn random_openings(
     seed: u64,
 ) -> Vec<Opening> {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut moves = MoveList::new();
-    let mut openings = Vec::with_capacity(count);
-    while openings.len() < count {
-        let mut pos = Position::start(size).expect("size checked by the caller");
-        pos.set_half_komi(half_komi);
-        let mut opening = Opening::default();
-        for _ in 0..plies {
-            moves.clear();
-            pos.generate_moves(&mut moves);
-            let mv = moves[rng.random_range(0..moves.len())];
-            pos.do_move(mv);
-            opening.moves.push(mv);
-            if pos.result().is_some() {
-                break;
-            }
-        }
-        // A line that already decided the game is no opening: draw another.
-        if pos.result().is_none() {
-            openings.push(opening);
-        }
-    }
-    openings
+    (0..count)
+        .map(|_| Opening {
+            moves: random_line(size, half_komi, plies, &mut rng).1,
+            ..Opening::default()
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -5,8 +5,8 @@
 use super::clock::TimeControl;
 use super::game::{rule_book_points, GameOutcome, Termination};
 use super::openings::Opening;
-use crate::core::{GameRecord, GameResult, RecordResult};
-use std::time::{SystemTime, UNIX_EPOCH};
+use crate::common::today;
+use crate::core::{komi_text, GameRecord, GameResult, RecordResult};
 
 /// What the tags need to know besides the game.
 pub struct RecordContext<'a> {
@@ -150,74 +150,9 @@ fn forfeit_kind(text: &str) -> Termination {
     }
 }
 
-/// Komi in flats as the `Komi` tag writes it: `2`, `1.5`, `-0.5`.
-pub fn komi_text(half_komi: i32) -> String {
-    if half_komi % 2 == 0 {
-        (half_komi / 2).to_string()
-    } else {
-        format!("{:.1}", f64::from(half_komi) / 2.0)
-    }
-}
-
-/// Komi in flats as half flats, if it is a multiple of 0.5 within −10..10 (what `--komi` and
-/// the training data accept).
-pub fn half_komi_from_flats(komi: f64) -> Option<i32> {
-    let half = komi * 2.0;
-    (half.fract() == 0.0 && half.abs() <= 20.0).then_some(half as i32)
-}
-
-/// Checks a command's `--size` and `--komi` (as `menhir match`, `datagen` and `spsa` take
-/// them) and gives the komi in half flats.
-pub fn size_and_half_komi(size: usize, komi: f64) -> Result<i32, String> {
-    if !(3..=8).contains(&size) {
-        return Err(format!("--size {size} is not 3 to 8"));
-    }
-    half_komi_from_flats(komi)
-        .ok_or_else(|| format!("--komi {komi} is not a multiple of 0.5 within -10..10"))
-}
-
-/// Today's UTC date as `YYYY.MM.DD`.
-pub fn today() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The Gregorian date of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates_and_komi() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        // 2024-02-29 is day 19782 (python3: (date(2024,2,29) - date(1970,1,1)).days).
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-        assert_eq!(komi_text(4), "2");
-        assert_eq!(komi_text(3), "1.5");
-        assert_eq!(komi_text(-1), "-0.5");
-        assert_eq!(half_komi_from_flats(2.0), Some(4));
-        assert_eq!(half_komi_from_flats(-1.5), Some(-3));
-        assert_eq!(half_komi_from_flats(0.3), None);
-        assert_eq!(half_komi_from_flats(10.5), None);
-        assert_eq!(half_komi_from_flats(f64::NAN), None);
-    }
 
     fn read(tags: &str, moves: &str) -> Result<ReadGame, String> {
         let text = format!("[Player1 \"w\"]\n[Player2 \"b\"]\n[Size \"3\"]\n{tags}\n{moves}\n");

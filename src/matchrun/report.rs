@@ -1,231 +1,109 @@
-//! The match tally and what is printed from it: a progress line per game on stderr and the
-//! final summary on stdout (W/D/L overall and by colour, score, Elo ± 95%, LOS, terminations,
-//! rule-book points, SPRT).
+//! `menhir report FILE.ptn…`: sums up PTN game files (Menhir's match output, the shards of a
+//! sharded match, a Racetrack tournament) with the match's own tally, one summary per engine
+//! pair, exactly as `menhir match` prints it at the end. Games that cannot be read are
+//! counted and named by file and game number, never dropped in silence. The command line
+//! (reading the files, printing, the exit status) is `commands/report.rs`.
 
-use super::game::{GameOutcome, Termination};
-use super::stats::{elo_with_interval, likelihood_of_superiority, Score, Sprt};
-use crate::core::{Color, GameResult};
+use super::record::{read_game, ReadGame};
+use super::stats::Sprt;
+use super::tally::Tally;
+use crate::core::GameRecord;
 use std::fmt::Write;
 
-/// Results so far, for two engines (index 0 is the first `--engine`).
-#[derive(Clone, Debug)]
-pub struct Tally {
-    names: [String; 2],
-    /// Per engine, per colour it played: wins, draws, losses.
-    by_colour: [[[u32; 3]; 2]; 2],
-    /// Rule-book points per engine.
-    points: [u64; 2],
-    /// Games per termination kind (indexed as `Termination::ALL`).
-    terminations: [u32; KINDS],
-    /// Per engine, faults it committed (time, illegal, malformed, crash), as `Termination::ALL`.
-    faults: [[u32; KINDS]; 2],
+/// What a report found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The text printed on stdout.
+    pub text: String,
+    /// Games read and counted.
+    pub read: usize,
+    /// One line per game (or file) that could not be read: `FILE game N: why`.
+    pub skipped: Vec<String>,
 }
 
-const KINDS: usize = Termination::ALL.len();
-
-fn kind_index(t: Termination) -> usize {
-    Termination::ALL
-        .iter()
-        .position(|&k| k == t)
-        .expect("listed")
+/// The games of one engine pair, in the order read.
+struct Pair {
+    games: Vec<ReadGame>,
 }
 
-impl Tally {
-    /// An empty tally.
-    pub fn new(names: [String; 2]) -> Tally {
-        Tally {
-            names,
-            by_colour: [[[0; 3]; 2]; 2],
-            points: [0; 2],
-            terminations: [0; KINDS],
-            faults: [[0; KINDS]; 2],
-        }
+impl Pair {
+    fn of(&self, game: &ReadGame) -> bool {
+        let mut mine = self.games[0].players.clone();
+        let mut theirs = game.players.clone();
+        mine.sort();
+        theirs.sort();
+        mine == theirs
     }
 
-    /// Adds a game in which engine `white` (0 or 1) had White.
-    pub fn add(&mut self, white: usize, outcome: &GameOutcome) {
-        self.add_result(white, outcome.result, outcome.termination, outcome.points);
-    }
-
-    /// Adds a game in which engine `white` (0 or 1) had White, from its result, how it
-    /// ended and the winner's rule-book points.
-    pub fn add_result(
-        &mut self,
-        white: usize,
-        result: GameResult,
-        termination: Termination,
-        points: u32,
-    ) {
-        let engine_of = |c: Color| if c == Color::White { white } else { 1 - white };
-        match result.winner() {
-            Some(winner) => {
-                let loser = !winner;
-                self.by_colour[engine_of(winner)][winner.index()][0] += 1;
-                self.by_colour[engine_of(loser)][loser.index()][2] += 1;
-                self.points[engine_of(winner)] += u64::from(points);
-                if !termination.is_normal() {
-                    self.faults[engine_of(loser)][kind_index(termination)] += 1;
-                }
-            }
-            None => {
-                for c in Color::ALL {
-                    self.by_colour[engine_of(c)][c.index()][1] += 1;
-                }
-            }
-        }
-        self.terminations[kind_index(termination)] += 1;
-    }
-
-    /// Games counted.
-    pub fn games(&self) -> u32 {
-        self.terminations.iter().sum()
-    }
-
-    /// W/D/L of engine `e` over both colours.
-    fn wdl(&self, e: usize) -> [u32; 3] {
-        let [w, b] = self.by_colour[e];
-        [w[0] + b[0], w[1] + b[1], w[2] + b[2]]
-    }
-
-    /// The score of the first engine against the second.
-    pub fn score(&self) -> Score {
-        let [wins, draws, losses] = self.wdl(0);
-        Score {
-            wins,
-            draws,
-            losses,
-        }
-    }
-
-    /// One progress line: `[12/100] new vs base: +5 =3 -4, score 6.5/12 (54.2%)`.
-    pub fn progress_line(&self, total: usize) -> String {
-        let s = self.score();
-        format!(
-            "[{}/{total}] {} vs {}: +{} ={} -{}, score {:.1}/{} ({:.1}%)",
-            self.games(),
-            self.names[0],
-            self.names[1],
-            s.wins,
-            s.draws,
-            s.losses,
-            s.points(),
-            s.games(),
-            100.0 * s.score_fraction()
-        )
-    }
-
-    /// The final report.
-    pub fn summary(&self, sprt: Option<&Sprt>) -> String {
-        let mut out = String::new();
-        let games = self.games();
-        let _ = writeln!(out, "Games: {games}");
-        for e in 0..2 {
-            let [w, d, l] = self.wdl(e);
-            let points = f64::from(w) + f64::from(d) / 2.0;
-            let pct = if games == 0 {
-                50.0
-            } else {
-                100.0 * points / f64::from(games)
-            };
-            let _ = writeln!(
-                out,
-                "{}: W {w} D {d} L {l}, score {points:.1}/{games} ({pct:.1}%)",
-                self.names[e]
-            );
-            for c in Color::ALL {
-                let [w, d, l] = self.by_colour[e][c.index()];
-                let colour = if c == Color::White { "white" } else { "black" };
-                let _ = writeln!(out, "  as {colour}: W {w} D {d} L {l}");
-            }
-        }
-        let score = self.score();
-        let (elo, error) = elo_with_interval(&score);
-        let _ = writeln!(
-            out,
-            "Elo ({} vs {}): {} ± {} (95%)",
-            self.names[0],
-            self.names[1],
-            signed(elo),
-            unsigned(error)
-        );
-        let _ = writeln!(
-            out,
-            "LOS ({} better): {:.1}%",
-            self.names[0],
-            100.0 * likelihood_of_superiority(&score)
-        );
-        let count = |t: Termination| self.terminations[kind_index(t)];
-        let draws = [
-            Termination::DrawFlatTie,
-            Termination::DrawRepetition,
-            Termination::DrawPlyCap,
-        ];
-        let _ = write!(
-            out,
-            "Terminations: road {}, flats {}, draw {} (",
-            count(Termination::Road),
-            count(Termination::Flats),
-            draws.iter().map(|&t| count(t)).sum::<u32>()
-        );
-        let draw_parts: Vec<String> = draws
+    /// The tally, the first engine being White of the pair's lowest `Round` (the first game
+    /// read when no round is numbered): as in the match, whose game 1 has the first
+    /// `--engine` as White.
+    fn tally(&self) -> Tally {
+        let first = self
+            .games
             .iter()
-            .map(|&t| format!("{} {}", t.label(), count(t)))
-            .collect();
-        let _ = write!(out, "{})", draw_parts.join(", "));
-        // "other" appears only in reports of PTN files, and only when it happened.
-        for t in Termination::ALL.into_iter().filter(|&t| {
-            !t.is_normal() && !t.is_draw() && (t != Termination::Other || count(t) > 0)
-        }) {
-            let by: Vec<String> = (0..2)
-                .filter(|&e| self.faults[e][kind_index(t)] > 0)
-                .map(|e| format!("{} {}", self.names[e], self.faults[e][kind_index(t)]))
-                .collect();
-            let _ = write!(out, ", {} {}", t.label(), count(t));
-            if !by.is_empty() {
-                let _ = write!(out, " (by {})", by.join(", "));
+            .enumerate()
+            .min_by_key(|(order, g)| (g.round.unwrap_or(u64::MAX), *order))
+            .map(|(_, g)| g.players.clone())
+            .expect("a pair has a game");
+        let mut tally = Tally::new(first.clone());
+        for game in &self.games {
+            let white = usize::from(game.players[0] != first[0]);
+            tally.add_result(white, game.result, game.termination, game.points);
+        }
+        tally
+    }
+}
+
+/// The report of `inputs`, each a file name and its text (or why it could not be read).
+pub fn report(inputs: &[(String, Result<String, String>)], sprt: Option<&Sprt>) -> Report {
+    let mut pairs: Vec<Pair> = Vec::new();
+    let mut skipped = Vec::new();
+    let mut read = 0;
+    for (name, text) in inputs {
+        let text = match text {
+            Ok(text) => text,
+            Err(why) => {
+                skipped.push(format!("{name}: {why}"));
+                continue;
+            }
+        };
+        for (index, record) in GameRecord::parse_each(text).into_iter().enumerate() {
+            let game = match record.and_then(|r| read_game(&r)) {
+                Ok(game) => game,
+                Err(why) => {
+                    skipped.push(format!("{name} game {}: {why}", index + 1));
+                    continue;
+                }
+            };
+            read += 1;
+            match pairs.iter_mut().find(|p| p.of(&game)) {
+                Some(pair) => pair.games.push(game),
+                None => pairs.push(Pair { games: vec![game] }),
             }
         }
-        let _ = writeln!(out);
-        let _ = writeln!(
-            out,
-            "Points (rule book): {} {}, {} {}",
-            self.names[0], self.points[0], self.names[1], self.points[1]
-        );
-        if let Some(sprt) = sprt {
-            let (lower, upper) = sprt.bounds();
-            let verdict = sprt.verdict(&score).label();
-            let _ = writeln!(
-                out,
-                "SPRT (elo0={}, elo1={}, alpha={}, beta={}): LLR {:.3} ({:.3}, {:.3}): {verdict}",
-                sprt.elo0,
-                sprt.elo1,
-                sprt.alpha,
-                sprt.beta,
-                sprt.llr(&score),
-                lower,
-                upper
-            );
-        }
-        out
     }
-}
-
-fn signed(x: f64) -> String {
-    if x.is_finite() {
-        // `+ 0.0` turns -0.0 (an even score) into +0.0, which prints as "+0.0".
-        format!("{:+.1}", x + 0.0)
-    } else if x > 0.0 {
-        "+inf".into()
-    } else {
-        "-inf".into()
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "Read {read} games from {} file(s), {} engine pair(s); skipped {}{}",
+        inputs.len(),
+        pairs.len(),
+        skipped.len(),
+        if skipped.is_empty() { "" } else { ":" }
+    );
+    for line in &skipped {
+        let _ = writeln!(text, "  {line}");
     }
-}
-
-fn unsigned(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.1}")
-    } else {
-        "inf".into()
+    for pair in &pairs {
+        let tally = pair.tally();
+        let _ = writeln!(text);
+        let _ = write!(text, "{}", tally.summary(sprt));
+    }
+    Report {
+        text,
+        read,
+        skipped,
     }
 }
 
@@ -233,60 +111,101 @@ fn unsigned(x: f64) -> String {
 mod tests {
     use super::*;
 
-    fn outcome(result: GameResult, termination: Termination, points: u32) -> GameOutcome {
-        GameOutcome {
-            plies: Vec::new(),
-            result,
-            termination,
-            detail: String::new(),
-            points,
-        }
+    fn input(name: &str, text: &str) -> (String, Result<String, String>) {
+        (name.to_string(), Ok(text.to_string()))
+    }
+
+    /// A 3×3 game between `white` (Player1) and `black`.
+    fn game(round: u32, white: &str, black: &str, moves: &str, result: &str) -> String {
+        format!(
+            "[Player1 \"{white}\"]\n[Player2 \"{black}\"]\n[Round \"{round}\"]\n[Size \"3\"]\n\
+             [Result \"{result}\"]\n\n{moves} {result}\n\n"
+        )
+    }
+
+    /// White's road up the a-file (the first two plies place the opponent's flats).
+    const ROAD: &str = "1. c3 a1 2. a2 c2 3. a3";
+
+    #[test]
+    fn groups_by_pair_and_orders_the_first_engine_by_round() {
+        // Round 2 first in the file: b is White there, but a is White of round 1.
+        let text = [
+            game(2, "b", "a", ROAD, "R-0"),
+            game(1, "a", "b", ROAD, "R-0"),
+            game(1, "x", "y", ROAD, "R-0"),
+        ]
+        .concat();
+        let report = report(&[input("t.ptn", &text)], None);
+        assert_eq!(report.read, 3);
+        assert!(report.skipped.is_empty());
+        assert!(report
+            .text
+            .starts_with("Read 3 games from 1 file(s), 2 engine pair(s); skipped 0\n\nGames: 2\n"));
+        assert!(report.text.contains("a: W 1 D 0 L 1"), "{}", report.text);
+        assert!(report.text.contains("Elo (a vs b)"), "{}", report.text);
+        assert!(
+            report.text.contains("\nGames: 1\nx: W 1 D 0 L 0"),
+            "{}",
+            report.text
+        );
     }
 
     #[test]
-    fn counts_by_engine_colour_termination_and_points() {
-        let mut tally = Tally::new(["a".into(), "b".into()]);
-        // a (White) wins by road with 30 points.
-        tally.add(
-            0,
-            &outcome(GameResult::Road(Color::White), Termination::Road, 30),
-        );
-        // b (White) loses on time: a (Black) wins, b is the offender.
-        tally.add(
-            1,
-            &outcome(GameResult::Other(Color::Black), Termination::Time, 40),
-        );
-        // a draw by repetition, b White.
-        tally.add(
-            1,
-            &outcome(GameResult::Draw, Termination::DrawRepetition, 0),
-        );
+    fn damaged_games_are_named_and_the_rest_counted() {
+        let good = game(1, "a", "b", ROAD, "R-0");
+        let text = [
+            good.clone(),
+            // An illegal ply, a result the board does not show, no result, no Player2.
+            game(2, "b", "a", "1. a3 a3", "R-0"),
+            game(3, "a", "b", "1. c3 a1 2. a2 c2", "R-0"),
+            "[Player1 \"a\"]\n[Player2 \"b\"]\n[Size \"3\"]\n\n1. a3 c1\n\n".to_string(),
+            "[Player1 \"a\"]\n[Size \"3\"]\n[Result \"0-1\"]\n\n1. a3 c1 0-1\n\n".to_string(),
+            "[Player1 \"a\" oops\n[Size \"3\"]\n\n1. a3 c1 0-1\n\n".to_string(),
+            good,
+        ]
+        .concat();
+        let inputs = [
+            input("d.ptn", &text),
+            (
+                "gone.ptn".to_string(),
+                Err("cannot read: no such file".into()),
+            ),
+        ];
+        let report = report(&inputs, None);
+        assert_eq!(report.read, 2, "{}", report.text);
+        let names: Vec<&str> = report
+            .skipped
+            .iter()
+            .map(|l| l.split(':').next().unwrap())
+            .collect();
         assert_eq!(
-            tally.score(),
-            Score {
-                wins: 2,
-                draws: 1,
-                losses: 0
-            }
+            names,
+            [
+                "d.ptn game 2",
+                "d.ptn game 3",
+                "d.ptn game 4",
+                "d.ptn game 5",
+                "d.ptn game 6",
+                "gone.ptn"
+            ],
+            "{}",
+            report.text
         );
-        assert_eq!(tally.by_colour[0], [[1, 0, 0], [1, 1, 0]]);
-        assert_eq!(tally.by_colour[1], [[0, 1, 1], [0, 0, 1]]);
-        assert_eq!(tally.points, [70, 0]);
-        let text = tally.summary(None);
-        assert!(
-            text.contains("a: W 2 D 1 L 0, score 2.5/3 (83.3%)"),
-            "{text}"
-        );
-        assert!(text.contains("  as black: W 1 D 1 L 0"), "{text}");
-        assert!(
-            text.contains("draw 1 (flat tie 0, repetition 1, ply cap 0)"),
-            "{text}"
-        );
-        assert!(text.contains("time 1 (by b 1)"), "{text}");
-        assert!(text.contains("Points (rule book): a 70, b 0"), "{text}");
+        assert!(report.text.contains("skipped 6:\n  d.ptn game 2: "));
+        assert!(report.skipped[1].contains("the board shows no result"));
+        assert!(report.skipped[2].contains("no result"));
+        assert!(report.skipped[3].contains("no Player2 tag"));
+        assert!(report.skipped[4].contains("bad tag"));
+        assert!(report.text.contains("a: W 2 D 0 L 0"), "{}", report.text);
+    }
+
+    #[test]
+    fn nothing_read_is_nothing_counted() {
+        let report = report(&[input("e.ptn", "")], None);
+        assert_eq!(report.read, 0);
         assert_eq!(
-            tally.progress_line(10),
-            "[3/10] a vs b: +2 =1 -0, score 2.5/3 (83.3%)"
+            report.text,
+            "Read 0 games from 1 file(s), 0 engine pair(s); skipped 0\n"
         );
     }
 }

@@ -4,18 +4,21 @@
 //! one (it takes it). At the horizon a side facing a road in one ("Tak") keeps searching a
 //! couple of plies so it sees whether it can block. The worker owns its position, per-ply move
 //! buffers, history, correction history and PV table; it shares only the transposition table
-//! and the stop flags.
+//! and the stop flags. Its state is private: the iterative deepening (`threads.rs`,
+//! `multipv.rs`) and the searcher (`mod.rs`) go through its methods.
 
-use super::busy::BusyTable;
-use super::correction::CorrectionHistory;
+use super::correction::{CorrectionHistory, Slots};
 use super::eval::evaluate;
 use super::history::History;
-use super::order::MovePicker;
-use super::params::{DEFERRED_MOVES, DEFER_DEPTH, MAX_PLY, POLL_INTERVAL};
+use super::order::{MovePicker, Stage};
+use super::params::{
+    history_bonus, HISTORY_PENALIZED_MOVES, LATE_MOVE_REDUCTION_PV_MOVES, MAX_PLY,
+    NULL_MOVE_DEPTH_PER_PLY, POLL_INTERVAL,
+};
 use super::road::opponent_threatens;
 use super::tt::{Bound, TranspositionTable};
-use super::{score_is_win, Features, SearchParams, EVAL_LIMIT, MAX_MULTIPV, WIN};
-use crate::core::{Bitboard, GameResult, Move, MoveList, Position};
+use super::{score_is_win, PruningSwitches, SearchParams, EVAL_LIMIT, MAX_MULTIPV, WIN};
+use crate::core::{Bitboard, Color, GameResult, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -35,18 +38,13 @@ pub struct Shared<'a> {
     /// The main worker stops here.
     pub hard_deadline: Option<Instant>,
     /// Pruning switches.
-    pub features: Features,
+    pub switches: PruningSwitches,
     /// Margins and limits of the pruning rules.
     pub params: SearchParams,
     /// The deepest iteration a helper completed (depth, score, PV).
     pub helper_best: &'a Mutex<(u32, i32, Vec<Move>)>,
     /// How many best root moves the main worker reports (`MultiPV`, 1 normally).
     pub multipv: usize,
-    /// The positions workers are searching now; used only when `defer_busy`.
-    pub busy: &'a BusyTable,
-    /// Whether late moves into a position another worker is searching wait to the end of the
-    /// move list (more than one worker, and the `DeferBusy` switch on).
-    pub defer_busy: bool,
 }
 
 /// Per-ply scratch space, allocated once.
@@ -58,14 +56,14 @@ struct Frame {
 /// One search thread's state.
 pub struct Worker {
     /// Worker index; 0 is the main worker.
-    pub id: usize,
+    id: usize,
     /// The position being searched (moves are made and unmade on it).
-    pub pos: Position,
+    pos: Position,
     frames: Vec<Frame>,
     /// Move-ordering memory.
-    pub history: History,
+    history: History,
     /// How far the static evaluation missed, by side to move and tops.
-    pub correction: CorrectionHistory,
+    correction: CorrectionHistory,
     /// The (corrected) static evaluation of each ply of the current line, for `improving`.
     evals: [i32; MAX_PLY + 2],
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -74,27 +72,44 @@ pub struct Worker {
     pv_len: [usize; MAX_PLY + 1],
     reductions: [[u8; 64]; 64],
     /// Nodes searched in the current search.
-    pub nodes: u64,
+    nodes: u64,
     unpublished: u64,
     /// Deepest ply reached in the current search.
-    pub seldepth: usize,
+    seldepth: usize,
     /// Beta cutoffs in the current search (of the move loop, not the table or pruning).
-    pub cutoffs: u64,
+    cutoffs: u64,
     /// Of those, the cutoffs by the first move searched: a measure of the move ordering.
-    pub first_move_cutoffs: u64,
+    first_move_cutoffs: u64,
     /// Set once the search must unwind; results after that are discarded.
-    pub aborted: bool,
+    aborted: bool,
     /// Whether aborting is allowed yet (not before one root move has a score).
-    pub may_abort: bool,
-    /// Best root move of the current iteration so far, with its score (it raised alpha).
-    pub root_best: Option<(Move, i32)>,
-    /// The first root move searched in the current iteration, whatever its score.
-    pub root_fallback: Option<Move>,
+    may_abort: bool,
+    /// Best root move of the current root search so far, with its score (it raised alpha).
+    root_best: Option<(Move, i32)>,
+    /// The first root move searched in the current root search, whatever its score.
+    root_fallback: Option<Move>,
     /// Root moves skipped by this root search: the lines before it under MultiPV.
-    pub excluded: [Move; MAX_MULTIPV],
+    excluded: [Move; MAX_MULTIPV],
     /// How many of `excluded` are in use (0 outside MultiPV's later lines).
-    pub excluded_len: usize,
+    excluded_len: usize,
 }
+
+/// A node's static evaluation (Step 7), kept for the pruning rules and the correction update.
+#[derive(Clone, Copy)]
+struct NodeEval {
+    /// The evaluation function's score.
+    raw: i32,
+    /// `raw` corrected by the correction history: what the pruning rules read.
+    corrected: i32,
+    /// The correction history entries of this position.
+    slots: Slots,
+    /// The side to move's corrected evaluation is above its value two plies up this line.
+    improving: bool,
+}
+
+/// Whether the opponent has a road in one, found at most once per node and only when a rule
+/// asks (`None` until then).
+type Threat = Option<bool>;
 
 impl Worker {
     /// A worker for thread `id`, its buffers allocated now.
@@ -144,6 +159,96 @@ impl Worker {
         self.first_move_cutoffs = 0;
         self.aborted = false;
         self.history.clear_killers();
+    }
+
+    /// Forgets what earlier searches learned: history and correction history (a new game).
+    pub fn forget(&mut self) {
+        self.history.clear();
+        self.correction.clear();
+    }
+
+    /// Worker index; 0 is the main worker.
+    pub fn id(&self) -> usize {
+        self.id
+    }
+
+    /// The position being searched (the root between searches).
+    pub fn position(&mut self) -> &mut Position {
+        &mut self.pos
+    }
+
+    /// The worker's move-ordering memory (MultiPV puts it back after its later lines).
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// Replaces the move-ordering memory with `saved`.
+    pub fn restore_history(&mut self, saved: &History) {
+        self.history.clone_from(saved);
+    }
+
+    /// Nodes searched in the current (or last) search.
+    #[cfg(test)]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Deepest ply reached in the current search.
+    pub fn seldepth(&self) -> usize {
+        self.seldepth
+    }
+
+    /// Beta cutoffs of the move loop in the current search, and how many of them the first
+    /// move made.
+    pub fn cutoff_counts(&self) -> (u64, u64) {
+        (self.cutoffs, self.first_move_cutoffs)
+    }
+
+    /// Whether the search must unwind (a limit was reached or `stop` was raised).
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Allows (or forbids) unwinding before a root move has a score.
+    pub fn allow_abort(&mut self, may: bool) {
+        self.may_abort = may;
+    }
+
+    /// Starts a root search: forgets the last one's best and first moves.
+    pub fn begin_root_search(&mut self) {
+        self.root_best = None;
+        self.root_fallback = None;
+    }
+
+    /// Best root move of the current root search so far, with its score.
+    pub fn root_best(&self) -> Option<(Move, i32)> {
+        self.root_best
+    }
+
+    /// The first root move searched in the current root search, whatever its score.
+    pub fn root_fallback(&self) -> Option<Move> {
+        self.root_fallback
+    }
+
+    /// The first move of the PV, or the best root move so far.
+    pub fn best_root_move(&self) -> Option<Move> {
+        self.pv().first().copied().or(self.root_best.map(|b| b.0))
+    }
+
+    /// Root searches from now on skip `mv` (MultiPV: an earlier line starts with it).
+    pub fn exclude_root_move(&mut self, mv: Move) {
+        self.excluded[self.excluded_len] = mv;
+        self.excluded_len += 1;
+    }
+
+    /// Root searches skip nothing again.
+    pub fn clear_excluded(&mut self) {
+        self.excluded_len = 0;
+    }
+
+    /// Which MultiPV line the current root search is (1 when nothing is excluded).
+    pub fn line(&self) -> usize {
+        self.excluded_len + 1
     }
 
     /// The principal variation of the last root search.
@@ -208,6 +313,27 @@ impl Worker {
         self.pv_len[ply] = child_len;
     }
 
+    fn update_pv_leaf(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        self.pv_len[ply] = ply + 1;
+    }
+
+    /// The move that led to the node at `ply` (unknown at the root).
+    #[inline]
+    fn last_move(&self, ply: usize) -> Move {
+        if ply == 0 {
+            Move::NULL
+        } else {
+            self.played[ply - 1]
+        }
+    }
+
+    /// Whether the opponent has a road in one, computed on first use.
+    #[inline]
+    fn threatened(&mut self, threat: &mut Threat) -> bool {
+        *threat.get_or_insert_with(|| opponent_threatens(&mut self.pos))
+    }
+
     /// Searches the current position to `depth` within (`alpha`, `beta`).
     pub fn negamax<const PV: bool>(
         &mut self,
@@ -229,33 +355,17 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply);
         let root = ply == 0;
 
-        // Step 2. Game over (~decisive: roads and flat endings are exact, with komi), and
-        // repetition, which scores as a draw: a position seen before in this line can be forced
-        // again, so the side that repeats can at least hold it.
+        // Step 2. Game over (decisive: roads and flat endings are exact, with komi), and
+        // repetition, which scores as a draw.
         if !root {
-            if let Some(result) = self.pos.result() {
-                return self.result_score(result, ply);
-            }
-            if self.pos.repetitions() > 0 {
-                return 0;
-            }
-            if ply >= MAX_PLY - 1 {
-                return evaluate(&self.pos);
+            if let Some(score) = self.game_over_score(ply) {
+                return score;
             }
         }
 
-        // Step 3. Road in one: the side to move takes it. Exact, so no depth is needed. (Not
-        // an excluded root move: the move loop finds any other winning move.)
-        if let Some(mv) = self
-            .pos
-            .road_win()
-            .filter(|&mv| !(root && self.excluded_at_root(mv)))
-        {
-            if root {
-                self.root_best = Some((mv, WIN - 1));
-            }
-            self.update_pv_leaf(ply, mv);
-            return WIN - (ply as i32 + 1);
+        // Step 3. Road in one: the side to move takes it. Exact, so no depth is needed.
+        if let Some(score) = self.road_in_one(ply) {
+            return score;
         }
 
         // Step 4. Win-distance pruning: no line from here beats a road on the next move.
@@ -274,114 +384,206 @@ impl Worker {
 
         // Step 6. Transposition table: cut at non-PV nodes with a deep enough bound.
         let hash = self.pos.hash();
-        let hit = shared.tt.probe(hash, ply);
-        let table_move = hit.map_or(Move::NULL, |h| h.mv);
-        if let Some(h) = hit {
-            if !PV
-                && h.depth >= depth
-                && match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => h.score >= beta,
-                    Bound::Upper => h.score <= alpha,
-                }
-            {
-                return h.score;
+        let (table_move, table_cut) = probe_table::<PV>(shared.tt, hash, depth, ply, alpha, beta);
+        if let Some(score) = table_cut {
+            return score;
+        }
+
+        // Step 7. Static evaluation, corrected by the correction history, and "improving".
+        let eval = self.node_eval(shared, ply);
+        let mut threat: Threat = None;
+
+        // Step 8. Reverse futility: far above beta near the horizon, a quiet position stays
+        // above it. Safe only without a road threat against us.
+        if !PV && self.reverse_futility_prunes(shared, depth, beta, eval, &mut threat) {
+            return eval.corrected;
+        }
+
+        // Step 9. Null move: if passing still fails high, a real move will too.
+        if !PV && allow_null {
+            if let Some(score) = self.null_move(shared, depth, ply, beta, eval, &mut threat) {
+                return score;
             }
         }
 
-        // Step 6b. Internal iterative reduction: without a table move the move order is the
-        // policy's guess, and the node is likely one no earlier search found worth keeping;
-        // a ply less finds its best move cheaply, and the table holds it when the node is
-        // searched again at full depth.
-        let depth = if shared.features.internal_reduction
-            && table_move == Move::NULL
-            && depth >= shared.params.internal_reduction_depth
-        {
-            depth - 1
-        } else {
-            depth
-        };
-
-        // Step 7. Static evaluation, corrected by what searches of positions where White, or
-        // Black, tops the same squares found (correction history, `correction.rs`; within the
-        // evaluation limit, so never a win score), and the opponent's road threat, found
-        // lazily: pruning below is only safe when the opponent has no road in one.
-        // "Improving": the side to move's corrected evaluation is above its value two plies up
-        // this line, so a fail high is likelier (reverse futility prunes sooner) and a late
-        // move more likely to matter (late-move pruning and reductions ease off). Every
-        // ancestor of a node of depth 1 or more passed here, so the entry two plies up is this
-        // line's.
-        let params = &shared.params;
-        let static_eval = evaluate(&self.pos);
-        let correction_slots = CorrectionHistory::slots(&self.pos);
-        let eval = if shared.features.correction_history {
-            let correction = self
-                .correction
-                .correction(correction_slots, params.correction_limit);
-            (static_eval + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
-        } else {
-            static_eval
-        };
-        self.evals[ply] = eval;
-        let improving = shared.features.improving && ply >= 2 && eval > self.evals[ply - 2];
-        let mut threatened: Option<bool> = None;
-
-        // Step 8. Reverse futility: far above beta near the horizon, a quiet position stays
-        // above it; a ply less margin when improving. Safe only without a road threat against
-        // us.
-        if shared.features.reverse_futility
-            && !PV
-            && depth <= params.reverse_futility_depth
-            && !score_is_win(beta.abs())
-            && eval - params.reverse_futility_margin * (depth - improving as i32) >= beta
-            && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
-        {
-            return eval;
+        // Step 10. The moves, best guess first (PVS, pruning and reductions decided by
+        // `late_move_prunes` and `late_move_reduction`).
+        let outcome =
+            self.move_loop::<PV>(shared, depth, ply, alpha, beta, table_move, eval, threat);
+        if self.aborted {
+            return 0;
         }
 
-        // Step 9. Null move: if passing still fails high, a real move will too. Tak has no
-        // zugzwang until reserves or empty squares run low, hence the guard; a road threat of
-        // the opponent makes passing lose at once, so that is checked first.
+        // Step 11. No move at all: only possible with empty reserves, which ended the game
+        // already; score it as a draw to be safe.
+        if outcome.searched == 0 {
+            return 0;
+        }
+
+        // Step 12. Remember: killers and history for a quiet cutoff, the correction history,
+        // and the table entry.
+        let bound = if outcome.best_score >= beta {
+            Bound::Lower
+        } else if outcome.best_score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if bound == Bound::Lower {
+            self.reward_cutoff(ply, depth, &outcome);
+        }
+        self.update_correction(shared, depth, bound, outcome.best_score, eval);
+        self.store(shared, hash, depth, ply, bound, table_move, &outcome);
+        outcome.best_score
+    }
+
+    /// Step 2 in full: the score of a finished game, a repetition (a draw: a position seen
+    /// before in this line can be forced again, so the side that repeats can at least hold
+    /// it), or the static evaluation at the end of the search stack.
+    #[inline]
+    fn game_over_score(&self, ply: usize) -> Option<i32> {
+        if let Some(result) = self.pos.result() {
+            return Some(self.result_score(result, ply));
+        }
+        if self.pos.repetitions() > 0 {
+            return Some(0);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(evaluate(&self.pos));
+        }
+        None
+    }
+
+    /// Step 3 in full: a road in one for the side to move, taken. Not an excluded root move:
+    /// the move loop finds any other winning move.
+    #[inline]
+    fn road_in_one(&mut self, ply: usize) -> Option<i32> {
+        let root = ply == 0;
+        let mv = self
+            .pos
+            .road_win()
+            .filter(|&mv| !(root && self.excluded_at_root(mv)))?;
+        if root {
+            self.root_best = Some((mv, WIN - 1));
+        }
+        self.update_pv_leaf(ply, mv);
+        Some(WIN - (ply as i32 + 1))
+    }
+
+    /// Step 7 in full. The static evaluation, corrected by what searches of positions where
+    /// White, or Black, tops the same squares found (`correction.rs`; within the evaluation
+    /// limit, so never a win score). "Improving": the side to move's corrected evaluation is
+    /// above its value two plies up this line, so a fail high is likelier (reverse futility
+    /// prunes sooner) and a late move more likely to matter (late-move pruning and reductions
+    /// ease off). Every ancestor of a node of depth 1 or more passed here, so the entry two
+    /// plies up is this line's.
+    #[inline]
+    fn node_eval(&mut self, shared: &Shared, ply: usize) -> NodeEval {
+        let raw = evaluate(&self.pos);
+        let slots = CorrectionHistory::slots(&self.pos);
+        let corrected = if shared.switches.correction_history {
+            let correction = self
+                .correction
+                .correction(slots, shared.params.correction_limit);
+            (raw + correction).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        } else {
+            raw
+        };
+        self.evals[ply] = corrected;
+        let improving = shared.switches.improving && ply >= 2 && corrected > self.evals[ply - 2];
+        NodeEval {
+            raw,
+            corrected,
+            slots,
+            improving,
+        }
+    }
+
+    /// Step 8's rule (non-PV nodes): far above beta near the horizon, with a margin per ply
+    /// of depth (a ply less when improving), and no road threat against the side to move.
+    #[inline]
+    fn reverse_futility_prunes(
+        &mut self,
+        shared: &Shared,
+        depth: i32,
+        beta: i32,
+        eval: NodeEval,
+        threat: &mut Threat,
+    ) -> bool {
+        let params = &shared.params;
+        shared.switches.reverse_futility
+            && depth <= params.reverse_futility_depth
+            && !score_is_win(beta.abs())
+            && eval.corrected - params.reverse_futility_margin * (depth - eval.improving as i32)
+                >= beta
+            && !self.threatened(threat)
+    }
+
+    /// Step 9 in full (non-PV nodes that allow it): pass, and search the opponent's reply at
+    /// a reduced depth with a null window at beta; the score if it still fails high. Tak has no
+    /// zugzwang until reserves or empty squares run low, hence the guard; a road threat of the
+    /// opponent makes passing lose at once, so that is checked first.
+    #[inline]
+    fn null_move(
+        &mut self,
+        shared: &Shared,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        eval: NodeEval,
+        threat: &mut Threat,
+    ) -> Option<i32> {
+        let params = &shared.params;
         let me = self.pos.to_move();
-        if shared.features.null_move
-            && !PV
-            && allow_null
+        if !(shared.switches.null_move
             && depth >= params.null_move_depth
-            && eval >= beta
+            && eval.corrected >= beta
             && !score_is_win(beta.abs())
             && self.pos.stones(me) as i32 >= params.null_move_min_stones
             && self.pos.empty().count() as i32 >= params.null_move_min_empty
-            && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
+            && !self.threatened(threat))
         {
-            let reduction = params.null_move_reduction + depth / 4;
-            self.played[ply] = Move::NULL;
-            self.pos.do_null_move();
-            let score = -self.negamax::<false>(
-                shared,
-                depth - 1 - reduction,
-                ply + 1,
-                -beta,
-                -beta + 1,
-                false,
-            );
-            self.pos.undo_null_move();
-            if self.aborted {
-                return 0;
-            }
-            if score >= beta {
-                return if score_is_win(score) { beta } else { score };
-            }
+            return None;
         }
+        let reduction = params.null_move_reduction + depth / NULL_MOVE_DEPTH_PER_PLY;
+        self.played[ply] = Move::NULL;
+        self.pos.do_null_move();
+        let score = -self.negamax::<false>(
+            shared,
+            depth - 1 - reduction,
+            ply + 1,
+            -beta,
+            -beta + 1,
+            false,
+        );
+        self.pos.undo_null_move();
+        if self.aborted {
+            return Some(0);
+        }
+        (score >= beta).then(|| if score_is_win(score) { beta } else { score })
+    }
 
-        // Step 10. The moves, best guess first. PVS: the first move gets the full window, the
-        // others a null window and a re-search if they beat alpha. Late-move reductions cut the
-        // depth of late quiet moves (less for a move with a good history, more for a bad one)
-        // and re-search at full depth if they beat alpha.
-        let hot = if threatened == Some(true) {
-            self.pos.do_null_move();
-            let squares = self.pos.road_squares(!me);
-            self.pos.undo_null_move();
-            squares
+    /// Step 10 in full. PVS: the first move gets the full window, the others a null window
+    /// and a re-search if they beat alpha. Late moves are pruned near the horizon
+    /// (`late_move_prunes`) or searched shallower (`late_move_reduction`).
+    #[allow(clippy::too_many_arguments)]
+    fn move_loop<const PV: bool>(
+        &mut self,
+        shared: &Shared,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        table_move: Move,
+        eval: NodeEval,
+        mut threat: Threat,
+    ) -> LoopOutcome {
+        let mut alpha = alpha;
+        let root = ply == 0;
+        let me = self.pos.to_move();
+        // Under a road threat the squares that stop it come first.
+        let hot = if threat == Some(true) {
+            self.road_squares_of(!me)
         } else {
             Bitboard::EMPTY
         };
@@ -393,126 +595,46 @@ impl Worker {
             hot,
             self.last_move(ply),
         );
-        let original_alpha = alpha;
-        let mut best_score = -WIN;
-        let mut best_move = Move::NULL;
-        let mut searched = 0usize;
-        let mut tried = [Move::NULL; 32];
-        // Late moves into positions another worker is searching come last, when that worker
-        // has likely stored its result (`busy.rs`); late-move pruning ends the picker's moves,
-        // not those.
-        let mut deferred = [Move::NULL; DEFERRED_MOVES];
-        let (mut deferred_len, mut replayed) = (0, 0);
-        let may_defer = shared.defer_busy && !root && depth >= DEFER_DEPTH;
-        let mut pruned = false;
-        loop {
-            let picked = if pruned {
-                None
-            } else {
-                picker.next(&self.pos, &mut frame_moves, &mut frame_keys, &self.history)
-            };
-            let (mv, late) = if let Some(mv) = picked {
-                (mv, picker.stage() == super::order::Stage::Rest)
-            } else if replayed < deferred_len {
-                replayed += 1;
-                (deferred[replayed - 1], true)
-            } else {
-                break;
-            };
+        let mut outcome = LoopOutcome {
+            best_score: -WIN,
+            best_move: Move::NULL,
+            searched: 0,
+            tried: [Move::NULL; HISTORY_PENALIZED_MOVES],
+        };
+        while let Some(mv) =
+            picker.next(&self.pos, &mut frame_moves, &mut frame_keys, &self.history)
+        {
+            let late = picker.stage() == Stage::Rest;
             if root && self.excluded_len > 0 && self.excluded_at_root(mv) {
                 continue;
             }
-            // Late-move pruning: near the horizon, moves this far down the order rarely
-            // matter (most are walls and long spreads). Not under a road threat, where the
-            // one blocking move may come late, nor in a lost or won window. Improving, it
-            // keeps as many moves as one ply deeper.
-            let lmp_depth = depth + improving as i32;
-            if shared.features.late_move_pruning
-                && !PV
-                && depth <= params.late_move_pruning_depth
-                && searched
-                    >= (params.late_move_pruning_base
-                        + params.late_move_pruning_factor * lmp_depth * lmp_depth)
-                        as usize
+            if !PV
                 && late
-                && replayed == 0
-                && !score_is_win(alpha.abs())
-                && !*threatened.get_or_insert_with(|| opponent_threatens(&mut self.pos))
+                && self.late_move_prunes(shared, depth, alpha, outcome.searched, eval, &mut threat)
             {
-                pruned = true;
-                continue;
+                break;
             }
-            searched += 1;
+            outcome.searched += 1;
+            let searched = outcome.searched;
             self.played[ply] = mv;
             let undo = self.pos.do_move(mv);
-            let child = self.pos.hash();
-            if may_defer
-                && late
-                && replayed == 0
-                && searched > 1
-                && deferred_len < DEFERRED_MOVES
-                && shared.busy.is_busy(child)
-            {
-                self.pos.undo_move(mv, undo);
-                searched -= 1;
-                deferred[deferred_len] = mv;
-                deferred_len += 1;
-                continue;
-            }
-            let marked = may_defer && shared.busy.enter(child);
-            let mut score;
-            if searched == 1 {
-                score = -self.negamax::<PV>(shared, depth - 1, ply + 1, -beta, -alpha, true);
+            let score = if searched == 1 {
+                -self.negamax::<PV>(shared, depth - 1, ply + 1, -beta, -alpha, true)
             } else {
-                // Moves that make a road threat ("Tak") and moves played while facing one are
-                // the tactics of Tak: they keep their full depth. Improving, a ply less.
-                let reduction = if shared.features.late_move_reduction
-                    && depth >= params.late_move_reduction_depth
-                    && searched > params.late_move_reduction_moves as usize + PV as usize * 2
-                    && late
-                    && threatened != Some(true)
-                    && self.pos.road_squares(me).is_empty()
-                {
-                    let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
-                        - self.history.score(me, mv) / params.late_move_reduction_history
-                        - PV as i32
-                        - improving as i32;
-                    r.clamp(0, depth - 2)
+                let reduction = if late {
+                    self.late_move_reduction::<PV>(shared, depth, searched, mv, eval, threat)
                 } else {
                     0
                 };
-                score = -self.negamax::<false>(
-                    shared,
-                    depth - 1 - reduction,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    true,
-                );
-                if score > alpha && reduction > 0 {
-                    score = -self.negamax::<false>(
-                        shared,
-                        depth - 1,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        true,
-                    );
-                }
-                if PV && score > alpha && score < beta {
-                    score = -self.negamax::<true>(shared, depth - 1, ply + 1, -beta, -alpha, true);
-                }
-            }
-            if marked {
-                shared.busy.leave(child);
-            }
+                self.search_later_move::<PV>(shared, (depth, reduction), ply, alpha, beta)
+            };
             self.pos.undo_move(mv, undo);
             if self.aborted {
                 break;
             }
-            if score > best_score {
-                best_score = score;
-                best_move = mv;
+            if score > outcome.best_score {
+                outcome.best_score = score;
+                outcome.best_move = mv;
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, mv);
@@ -530,93 +652,190 @@ impl Worker {
                 self.root_fallback = Some(mv);
                 self.may_abort = true;
             }
-            if searched <= tried.len() {
-                tried[searched - 1] = mv;
+            if searched <= outcome.tried.len() {
+                outcome.tried[searched - 1] = mv;
             }
         }
         self.frames[ply].moves = frame_moves;
         self.frames[ply].keys = frame_keys;
-        if self.aborted {
+        outcome
+    }
+
+    /// The squares where `color` would complete a road with one placement.
+    fn road_squares_of(&mut self, color: Color) -> Bitboard {
+        if color == self.pos.to_move() {
+            return self.pos.road_squares(color);
+        }
+        self.pos.do_null_move();
+        let squares = self.pos.road_squares(color);
+        self.pos.undo_null_move();
+        squares
+    }
+
+    /// Late-move pruning (non-PV nodes, moves of the picker's last stage): near the horizon,
+    /// moves this far down the order rarely matter (most are walls and long spreads). Not
+    /// under a road threat, where the one blocking move may come late, nor in a lost or won
+    /// window. Improving, it keeps as many moves as one ply deeper.
+    #[inline]
+    fn late_move_prunes(
+        &mut self,
+        shared: &Shared,
+        depth: i32,
+        alpha: i32,
+        searched: usize,
+        eval: NodeEval,
+        threat: &mut Threat,
+    ) -> bool {
+        let params = &shared.params;
+        let lmp_depth = depth + eval.improving as i32;
+        shared.switches.late_move_pruning
+            && depth <= params.late_move_pruning_depth
+            && searched
+                >= (params.late_move_pruning_base
+                    + params.late_move_pruning_factor * lmp_depth * lmp_depth)
+                    as usize
+            && !score_is_win(alpha.abs())
+            && !self.threatened(threat)
+    }
+
+    /// Late-move reduction of the `searched`th move `mv` (of the picker's last stage, made on
+    /// the board): from the table, less for a good history, more for a bad one, a ply less at
+    /// PV nodes and when improving. Moves that make a road threat ("Tak") and moves played
+    /// while facing one are the tactics of Tak: they keep their full depth.
+    #[inline]
+    fn late_move_reduction<const PV: bool>(
+        &self,
+        shared: &Shared,
+        depth: i32,
+        searched: usize,
+        mv: Move,
+        eval: NodeEval,
+        threat: Threat,
+    ) -> i32 {
+        let params = &shared.params;
+        // The side that made `mv` (it is the opponent's turn on the board now).
+        let me = !self.pos.to_move();
+        if !(shared.switches.late_move_reduction
+            && depth >= params.late_move_reduction_depth
+            && searched
+                > params.late_move_reduction_moves as usize
+                    + PV as usize * LATE_MOVE_REDUCTION_PV_MOVES
+            && threat != Some(true)
+            && self.pos.road_squares(me).is_empty())
+        {
             return 0;
         }
+        let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
+            - self.history.score(me, mv) / params.late_move_reduction_history
+            - PV as i32
+            - eval.improving as i32;
+        r.clamp(0, depth - 2)
+    }
 
-        // Step 11. No move at all: only possible with empty reserves, which ended the game
-        // already; score it as a draw to be safe.
-        if searched == 0 {
-            return 0;
+    /// A move after the first (made on the board): a null window at the reduced depth, again
+    /// at full depth if a reduced search beat alpha, and with the full window at a PV node if
+    /// it lands inside it.
+    #[inline]
+    fn search_later_move<const PV: bool>(
+        &mut self,
+        shared: &Shared,
+        (depth, reduction): (i32, i32),
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut score = -self.negamax::<false>(
+            shared,
+            depth - 1 - reduction,
+            ply + 1,
+            -alpha - 1,
+            -alpha,
+            true,
+        );
+        if score > alpha && reduction > 0 {
+            score = -self.negamax::<false>(shared, depth - 1, ply + 1, -alpha - 1, -alpha, true);
         }
+        if PV && score > alpha && score < beta {
+            score = -self.negamax::<true>(shared, depth - 1, ply + 1, -beta, -alpha, true);
+        }
+        score
+    }
 
-        // Step 12. Remember: killers and history for a quiet cutoff, the correction history,
-        // and the table entry.
-        if best_score >= beta {
-            self.cutoffs += 1;
-            self.first_move_cutoffs += (searched == 1) as u64;
-            let bonus = (depth * depth).min(400) * 16;
-            self.history.add_killer(ply, best_move);
-            self.history.update(me, best_move, bonus);
-            for &mv in &tried[..(searched - 1).min(tried.len())] {
-                if mv != best_move {
-                    self.history.update(me, mv, -bonus);
-                }
+    /// Step 12, history: the cutoff move becomes a killer and gains history; the quiet moves
+    /// tried before it lose as much.
+    #[inline]
+    fn reward_cutoff(&mut self, ply: usize, depth: i32, outcome: &LoopOutcome) {
+        let me = self.pos.to_move();
+        self.cutoffs += 1;
+        self.first_move_cutoffs += (outcome.searched == 1) as u64;
+        let bonus = history_bonus(depth);
+        self.history.add_killer(ply, outcome.best_move);
+        self.history.update(me, outcome.best_move, bonus);
+        let before = (outcome.searched - 1).min(outcome.tried.len());
+        for &mv in &outcome.tried[..before] {
+            if mv != outcome.best_move {
+                self.history.update(me, mv, -bonus);
             }
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        // The correction moves toward this node's error only when the bound says which way:
-        // a fail high above the corrected evaluation, a fail low below it, or an exact score;
-        // never from a forced result (not an evaluation error) nor from MultiPV's later lines
-        // (which leave no trace, see `multipv`).
-        if shared.features.correction_history
+    }
+
+    /// Step 12, correction history. It moves toward this node's error only when the bound
+    /// says which way: a fail high above the corrected evaluation, a fail low below it, or an
+    /// exact score; never from a forced result (not an evaluation error) nor from MultiPV's
+    /// later lines (which leave no trace, see `multipv`).
+    #[inline]
+    fn update_correction(
+        &mut self,
+        shared: &Shared,
+        depth: i32,
+        bound: Bound,
+        best_score: i32,
+        eval: NodeEval,
+    ) {
+        if shared.switches.correction_history
             && self.excluded_len == 0
             && !score_is_win(best_score.abs())
             && match bound {
                 Bound::Exact => true,
-                Bound::Lower => best_score > eval,
-                Bound::Upper => best_score < eval,
+                Bound::Lower => best_score > eval.corrected,
+                Bound::Upper => best_score < eval.corrected,
             }
         {
             self.correction.update(
-                correction_slots,
-                best_score - static_eval,
+                eval.slots,
+                best_score - eval.raw,
                 depth,
-                params.correction_limit,
-                params.correction_weight,
+                shared.params.correction_limit,
+                shared.params.correction_weight,
             );
         }
+    }
+
+    /// Step 12, the table entry. MultiPV's later lines leave the table as line 1 left it (see
+    /// `multipv`): their root scores are not the position's, and their other entries would
+    /// steer the next iteration's line 1 away from what MultiPV 1 plays.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store(
+        &self,
+        shared: &Shared,
+        hash: u64,
+        depth: i32,
+        ply: usize,
+        bound: Bound,
+        table_move: Move,
+        outcome: &LoopOutcome,
+    ) {
         let stored_move = if bound == Bound::Upper {
             table_move
         } else {
-            best_move
+            outcome.best_move
         };
-        // MultiPV's later lines leave the table as line 1 left it (see `multipv`): their root
-        // scores are not the position's, and their other entries would steer the next
-        // iteration's line 1 away from what MultiPV 1 plays.
         if self.excluded_len == 0 {
             shared
                 .tt
-                .store(hash, stored_move, best_score, depth, bound, ply);
+                .store(hash, stored_move, outcome.best_score, depth, bound, ply);
         }
-        best_score
-    }
-
-    /// The move that led to the node at `ply` (unknown at the root).
-    #[inline]
-    fn last_move(&self, ply: usize) -> Move {
-        if ply == 0 {
-            Move::NULL
-        } else {
-            self.played[ply - 1]
-        }
-    }
-
-    fn update_pv_leaf(&mut self, ply: usize, mv: Move) {
-        self.pv[ply][ply] = mv;
-        self.pv_len[ply] = ply + 1;
     }
 
     /// Step 5 in full. At the horizon the evaluation stands, unless the opponent has a road in
@@ -637,10 +856,7 @@ impl Worker {
         {
             return stand;
         }
-        let me = self.pos.to_move();
-        self.pos.do_null_move();
-        let hot = self.pos.road_squares(!me);
-        self.pos.undo_null_move();
+        let hot = self.road_squares_of(!self.pos.to_move());
         let mut frame_moves = std::mem::take(&mut self.frames[ply].moves);
         let mut frame_keys = std::mem::take(&mut self.frames[ply].keys);
         let mut picker = MovePicker::new(Move::NULL, [Move::NULL; 2], hot, self.last_move(ply));
@@ -673,6 +889,40 @@ impl Worker {
         }
         best
     }
+}
+
+/// What Step 10's move loop found.
+struct LoopOutcome {
+    best_score: i32,
+    best_move: Move,
+    /// Moves searched (not pruned, not excluded).
+    searched: usize,
+    /// The first moves searched, in order: those before a cutoff move lose history.
+    tried: [Move; HISTORY_PENALIZED_MOVES],
+}
+
+/// Step 6 in full: the table's move for this node (or `Move::NULL`), and its score when a
+/// non-PV node can stop here (a bound at least as deep that settles the window).
+#[inline]
+fn probe_table<const PV: bool>(
+    tt: &TranspositionTable,
+    hash: u64,
+    depth: i32,
+    ply: usize,
+    alpha: i32,
+    beta: i32,
+) -> (Move, Option<i32>) {
+    let Some(hit) = tt.probe(hash, ply) else {
+        return (Move::NULL, None);
+    };
+    let cut = !PV
+        && hit.depth >= depth
+        && match hit.bound {
+            Bound::Exact => true,
+            Bound::Lower => hit.score >= beta,
+            Bound::Upper => hit.score <= alpha,
+        };
+    (hit.mv, cut.then_some(hit.score))
 }
 
 /// Late-move reductions by depth and move index: `ln(depth) * ln(index) / divisor`, with the

@@ -14,7 +14,7 @@
 //! `score mate ±n`); [`wdl`] turns them into win/draw/loss odds.
 
 mod alphabeta;
-mod busy;
+mod aspiration;
 mod clock_lag;
 mod correction;
 mod eval;
@@ -33,13 +33,13 @@ mod weights_file;
 pub use eval::{eval_trace, evaluate, evaluate_with, EvalTrace, EvalWeights};
 pub use multipv::MAX_MULTIPV;
 pub use params::{
-    find_param, FeatureSpec, Features, ParamSpec, SearchParams, FEATURES, MAX_PLY, PARAMS,
+    find_param, ParamSpec, PruningSwitches, SearchParams, SwitchSpec, MAX_PLY, PARAMS, SWITCHES,
 };
 
 use crate::core::{Move, MoveList, Position};
 use alphabeta::{Shared, Worker};
-use busy::BusyTable;
 use clock_lag::ClockLag;
+use params::MAX_DEPTH;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -144,10 +144,9 @@ pub struct Searcher {
     hash_mb: usize,
     threads: usize,
     tt: TranspositionTable,
-    busy: BusyTable,
     workers: Vec<Worker>,
     pool: rayon::ThreadPool,
-    features: Features,
+    switches: PruningSwitches,
     params: SearchParams,
     clock_lag: ClockLag,
     nodes: Arc<AtomicU64>,
@@ -170,12 +169,11 @@ impl Searcher {
             hash_mb,
             threads,
             tt: TranspositionTable::new(hash_mb),
-            busy: BusyTable::default(),
             workers: (0..threads)
                 .map(|id| Worker::new(id, &SearchParams::default()))
                 .collect(),
             pool: build_pool(threads),
-            features: Features::default(),
+            switches: PruningSwitches::default(),
             params: SearchParams::default(),
             clock_lag: ClockLag::default(),
             nodes: Arc::default(),
@@ -216,7 +214,8 @@ impl Searcher {
     /// move searched made: the share is the move ordering's hit rate.
     pub fn cutoff_counts(&self) -> (u64, u64) {
         self.workers.iter().fold((0, 0), |(all, first), w| {
-            (all + w.cutoffs, first + w.first_move_cutoffs)
+            let (cutoffs, first_move) = w.cutoff_counts();
+            (all + cutoffs, first + first_move)
         })
     }
 
@@ -234,8 +233,8 @@ impl Searcher {
     }
 
     /// Switches pruning rules on or off (for A/B self-play and matches; all on by default).
-    pub fn set_features(&mut self, features: Features) {
-        self.features = features;
+    pub fn set_switches(&mut self, switches: PruningSwitches) {
+        self.switches = switches;
     }
 
     /// Sets the search's margins and limits (see [`PARAMS`]; the engine's values by default).
@@ -260,8 +259,7 @@ impl Searcher {
         // large Hash commits memory only as the search fills it.
         self.set_hash_mb(self.hash_mb);
         for w in &mut self.workers {
-            w.history.clear();
-            w.correction.clear();
+            w.forget();
         }
         self.clock_lag.clear();
     }
@@ -293,14 +291,11 @@ impl Searcher {
         let context = MoveContext {
             extra_reserve: self.clock_lag.extra_reserve(),
             lag: self.clock_lag.largest(),
-            forced: road::forced_block(&mut self.workers[0].pos),
+            forced: road::forced_block(self.workers[0].position()),
             ..MoveContext::of(pos)
         };
         let time = TimeManager::new(limits, &context, started);
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 8)
-            .clamp(1, MAX_PLY as u32 - 8);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let done = AtomicBool::new(false);
         let nodes = Arc::clone(&self.nodes);
         nodes.store(0, Relaxed);
@@ -317,21 +312,19 @@ impl Searcher {
             nodes: &nodes,
             node_limit: limits.nodes,
             hard_deadline: time.hard_deadline(),
-            features: self.features,
+            switches: self.switches,
             params: self.params,
             helper_best: &helper_best,
             multipv: self.multipv,
-            busy: &self.busy,
-            defer_busy: self.features.defer_busy && self.workers.len() > 1 && !helperless,
         };
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         let tt = &self.tt;
         let mut report = |w: &mut Worker, depth: u32, score: i32, started: Instant| {
             w.publish_nodes(&shared);
             let info = Info {
-                multipv: w.excluded_len as u32 + 1,
+                multipv: w.line() as u32,
                 depth,
-                seldepth: w.seldepth as u32,
+                seldepth: w.seldepth() as u32,
                 score_cp: score,
                 nodes: shared.nodes.load(Relaxed),
                 time: started.elapsed(),
@@ -363,7 +356,6 @@ impl Searcher {
             outcome
         });
         main.publish_nodes(&shared);
-        debug_assert!(self.busy.is_clear(), "every worker left what it entered");
         let mut best_move = outcome.best_move;
         let mut info = outcome.info;
         // Lazy SMP: a helper that completed a deeper iteration than the main worker wins.
@@ -409,7 +401,7 @@ mod tests {
         let pos = Position::start(6).unwrap();
         let result = searcher.search(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
         assert!(result.best_move.is_some());
-        searcher.workers[1].nodes
+        searcher.workers[1].nodes()
     }
 
     #[test]
@@ -418,28 +410,5 @@ mod tests {
         assert_eq!(helper_nodes(150, 10), 0);
         // With time to spare the helper works.
         assert!(helper_nodes(3000, 10) > 0);
-    }
-
-    /// Two workers deferring busy moves search to the depth asked, agree on a legal move, and
-    /// leave no position marked busy (a worker that forgot to leave one would make every later
-    /// search defer it forever).
-    #[test]
-    fn two_workers_deferring_busy_moves_leave_the_busy_table_clear() {
-        let mut searcher = Searcher::new(4, 2);
-        searcher.set_features(Features {
-            defer_busy: true,
-            ..Features::default()
-        });
-        let pos = Position::from_tps("x2,1,x3/x,2,1,x3/x,1C,2,2,x2/x2,1,2C,x2/x6/x6 1 6").unwrap();
-        let limits = Limits {
-            depth: Some(6),
-            ..Limits::default()
-        };
-        for _ in 0..3 {
-            let result = searcher.search(&pos, &limits, &AtomicBool::new(false), &mut |_| {});
-            assert!(pos.is_legal(result.best_move.unwrap()));
-            assert!(result.info.depth >= 6);
-            assert!(searcher.busy.is_clear());
-        }
     }
 }

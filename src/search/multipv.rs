@@ -10,8 +10,8 @@
 //! the table line 1 filled, not their own; they are shown, not played.
 
 use super::alphabeta::{Shared, Worker};
+use super::aspiration::aspiration;
 use super::history::History;
-use super::threads::aspiration;
 use super::Info;
 use crate::core::{Move, MoveList};
 use std::time::Instant;
@@ -32,10 +32,10 @@ pub struct OtherLines {
 
 impl OtherLines {
     /// The lines to search from `worker`'s root for `shared.multipv`.
-    pub fn new(worker: &Worker, shared: &Shared) -> OtherLines {
+    pub fn new(worker: &mut Worker, shared: &Shared) -> OtherLines {
         let lines = if shared.multipv > 1 {
             let mut moves = MoveList::new();
-            worker.pos.generate_moves(&mut moves);
+            worker.position().generate_moves(&mut moves);
             shared.multipv.min(moves.len()).min(MAX_MULTIPV)
         } else {
             1
@@ -43,7 +43,7 @@ impl OtherLines {
         OtherLines {
             lines,
             scores: [0; MAX_MULTIPV],
-            saved: (lines > 1).then(|| worker.history.clone()),
+            saved: (lines > 1).then(|| worker.history().clone()),
         }
     }
 
@@ -53,7 +53,7 @@ impl OtherLines {
     }
 
     /// Searches and reports lines 2.. at `depth`, line 1 having started with `first`. Stops at
-    /// an abort (the caller sees `worker.aborted`); the lines reported so far stand.
+    /// an abort (the caller sees `worker.aborted()`); the lines reported so far stand.
     pub fn search(
         &mut self,
         worker: &mut Worker,
@@ -64,34 +64,26 @@ impl OtherLines {
         report: &mut dyn FnMut(&mut Worker, u32, i32, Instant) -> Info,
     ) {
         if let Some(saved) = &mut self.saved {
-            saved.clone_from(&worker.history);
+            saved.clone_from(worker.history());
         }
-        worker.excluded[0] = first;
-        worker.excluded_len = 1;
+        worker.exclude_root_move(first);
         for line in 1..self.lines {
-            worker.root_best = None;
-            worker.root_fallback = None;
+            worker.begin_root_search();
             let value = aspiration(worker, shared, depth as i32, self.scores[line]);
-            if worker.aborted {
+            if worker.aborted() {
                 break;
             }
-            let Some(mv) = worker
-                .pv()
-                .first()
-                .copied()
-                .or(worker.root_best.map(|b| b.0))
-            else {
+            let Some(mv) = worker.best_root_move() else {
                 break;
             };
             self.scores[line] = value;
-            // The report numbers the line from `excluded_len`, still this line's.
+            // The report numbers the line from the exclusions, still this line's.
             report(worker, depth, value, started);
-            worker.excluded[line] = mv;
-            worker.excluded_len = line + 1;
+            worker.exclude_root_move(mv);
         }
-        worker.excluded_len = 0;
+        worker.clear_excluded();
         if let Some(saved) = &self.saved {
-            worker.history.clone_from(saved);
+            worker.restore_history(saved);
         }
     }
 }

@@ -2,8 +2,10 @@
 //!
 //! The fixed limits are constants; the margins worth tuning live in [`SearchParams`], described
 //! once in [`PARAMS`] (name, default, range), which the TEI options (in tuning mode), `menhir
-//! spsa` and the README all read. Each is named after the rule it controls (as Ethereal's
-//! `search.h`).
+//! spsa` and docs/training.md all read. Each is named after the rule it controls (as Ethereal's
+//! `search.h`). Their history (the matches that set them) is in `STRENGTH.md`.
+
+use std::time::Duration;
 
 /// Deepest ply the search stack is sized for.
 pub const MAX_PLY: usize = 128;
@@ -11,18 +13,80 @@ pub const MAX_PLY: usize = 128;
 /// History bonus cap (gravity keeps values within ±`HISTORY_MAX`).
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// Nodes between polls of the stop flag and the clock. Late 8×8 games have nodes with a
-/// thousand moves, where 1024 nodes took over 10 ms: with a 1 ms budget a move then took 14 ms
-/// (median, Threads 2) and lost a game on time at 1 s + 0.01 s; with 128 it takes 2.4 ms, and
-/// bench nps is unchanged.
+/// Iterations stop this many plies short of `MAX_PLY`, leaving room for the Tak extension.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 8;
+
+/// History bonus of a cutoff at `depth` (and the malus of the moves tried before it):
+/// `depth²` capped, scaled.
+#[inline]
+pub fn history_bonus(depth: i32) -> i32 {
+    (depth * depth).min(HISTORY_BONUS_DEPTH_SQUARED_CAP) * HISTORY_BONUS_SCALE
+}
+
+/// `depth²` stops growing the history bonus here (depth 20).
+pub const HISTORY_BONUS_DEPTH_SQUARED_CAP: i32 = 400;
+
+/// History points per unit of capped `depth²`.
+pub const HISTORY_BONUS_SCALE: i32 = 16;
+
+/// Moves tried before a cutoff move that lose history (the first ones searched).
+pub const HISTORY_PENALIZED_MOVES: usize = 32;
+
+/// The null-move search is a ply shallower per this many plies of depth (beyond the base
+/// `null_move_reduction`).
+pub const NULL_MOVE_DEPTH_PER_PLY: i32 = 4;
+
+/// At PV nodes late-move reductions start this many moves later.
+pub const LATE_MOVE_REDUCTION_PV_MOVES: usize = 2;
+
+/// Once the aspiration window's half-width passes this (it doubles on each fail), the
+/// window opens fully.
+pub const ASPIRATION_GIVE_UP: i32 = 1000;
+
+/// Nodes between polls of the stop flag and the clock: late 8×8 nodes have a thousand moves,
+/// so a longer interval overshoots a 1 ms budget.
 pub const POLL_INTERVAL: u64 = 128;
 
-/// Shallowest depth at which a late move into a position another worker is searching waits
-/// (`busy.rs`): below it the subtrees are too small for the wait to save anything.
-pub const DEFER_DEPTH: i32 = 3;
+// Time management (`time.rs`).
 
-/// Moves a node defers at most; later busy ones are searched at once.
-pub const DEFERRED_MOVES: usize = 16;
+/// Kept back from every `movetime` for process start-up, pipes and the GUI.
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// Never spent from a clock: absorbs stalls of up to about 100 ms (plus the delays observed on
+/// earlier moves, `ClockLag`).
+pub const CLOCK_RESERVE: Duration = Duration::from_millis(100);
+/// Part of every increment kept back for what a move costs beyond its budget (handing the
+/// search to the workers, writing the reply, the manager reading it).
+pub const INCREMENT_OVERHEAD: Duration = Duration::from_millis(5);
+/// Below this many increments above the reserve, a move's hard budget is the increment (less
+/// `INCREMENT_OVERHEAD`).
+pub const LOW_CLOCK_INCREMENTS: u32 = 10;
+/// Own moves expected per stone left (in halves): about one move in three is a spread.
+pub const HALF_MOVES_PER_STONE: u32 = 3;
+/// Own moves added to the estimate: games are not played to the last stone at once.
+pub const MOVES_LEFT_MARGIN: u32 = 10;
+/// The clock is never shared over fewer moves than this (without `movestogo`).
+pub const MIN_MOVES_LEFT: u32 = 10;
+/// The soft budget over the clock's share for one move (in halves): see `TimeManager::new`.
+pub const SOFT_OVER_SHARE_HALVES: u32 = 3;
+/// The hard budget is at most this many soft budgets.
+pub const HARD_OVER_SOFT: u32 = 3;
+/// The hard budget is at most this share of the usable clock (one over it).
+pub const MAX_CLOCK_SHARE: u32 = 5;
+/// The soft budget is stretched at most this much.
+pub const MAX_STRETCH: f64 = 2.5;
+/// Soft-budget stretch by iterations the best move has held: up to `n` iterations, `factor`.
+pub const STABILITY_STRETCH: [(u32, f64); 4] = [(0, 1.5), (2, 1.0), (5, 0.75), (u32::MAX, 0.55)];
+/// Soft-budget stretch by the score's drop against two iterations before: at least `d`,
+/// `factor` (no stretch below the last).
+pub const SCORE_DROP_STRETCH: [(i32, f64); 2] = [(50, 1.5), (20, 1.2)];
+/// A forced move (at most one move stops the opponent's road) takes this share of the budget.
+pub const FORCED_SHARE: f64 = 0.1;
+/// Growth assumed from one iteration to the next when the last ones were too short to tell.
+pub const DEFAULT_GROWTH: f64 = 3.0;
+/// A measured iteration growth is kept within this range.
+pub const GROWTH_RANGE: (f64, f64) = (1.5, 8.0);
+/// Iterations shorter than this do not measure the growth (timer and cache noise).
+pub const GROWTH_MIN_SAMPLE: Duration = Duration::from_micros(500);
 
 /// The tunable margins and limits of the search. `Default` gives the engine's values (from
 /// [`PARAMS`]); the searcher holds one copy and every worker reads it from `Shared`.
@@ -70,9 +134,6 @@ pub struct SearchParams {
     /// Correction history: the largest weight of one update, out of 256 (a node of depth `d`
     /// weighs `min(d + 1, this)`).
     pub correction_weight: i32,
-    /// Internal iterative reduction: shallowest depth at which a node without a table move is
-    /// searched a ply shallower.
-    pub internal_reduction_depth: i32,
 }
 
 /// One tunable parameter: its TEI option name, the engine's value, and the range the option
@@ -118,7 +179,7 @@ macro_rules! param {
 }
 
 /// Every tunable parameter, in the order the TEI options are listed.
-pub const PARAMS: [ParamSpec; 19] = [
+pub const PARAMS: [ParamSpec; 18] = [
     param!(aspiration_window, "AspirationWindow", 40, 5..=400),
     param!(aspiration_depth, "AspirationDepth", 4, 2..=12),
     param!(reverse_futility_depth, "ReverseFutilityDepth", 3, 0..=8),
@@ -162,12 +223,6 @@ pub const PARAMS: [ParamSpec; 19] = [
     param!(tak_extension_plies, "TakExtensionPlies", 2, 0..=6),
     param!(correction_limit, "CorrectionLimit", 300, 10..=2000),
     param!(correction_weight, "CorrectionWeight", 16, 1..=128),
-    param!(
-        internal_reduction_depth,
-        "InternalReductionDepth",
-        4,
-        2..=12
-    ),
 ];
 
 /// The parameter called `name` (case-insensitive, as TEI option names are).
@@ -196,7 +251,6 @@ impl Default for SearchParams {
             tak_extension_plies: 0,
             correction_limit: 0,
             correction_weight: 0,
-            internal_reduction_depth: 0,
         };
         for spec in &PARAMS {
             spec.set(&mut params, spec.default);
@@ -205,21 +259,10 @@ impl Default for SearchParams {
     }
 }
 
-/// Switches for the A/B self-play harness (`examples/selfplay.rs`). Results at 20k nodes a
-/// move, 40 games each (sizes 5 and 6, 10 openings, both colours), "on" vs "off":
-/// late-move pruning +21 =1 -18, null move +20 =0 -20, reverse futility +21 =2 -17.
-/// Late-move reductions lost at 20k nodes (+14 =1 -25) but won at 100k nodes on 5x5
-/// (+46 =5 -29, with the history adjustment), and at a real clock (6x6, 5+0.05, 400 games
-/// through `scripts/selfplay.sh`) they scored +212 =12 -176, +31 ± 34 Elo, LOS 96.6 %; they
-/// take the 6x6 start from depth 8 to depth 10 in 2 s.
-///
-/// Each other switch against main with that one switch off (60406ed, 6x6, 5+0.05, 300 games,
-/// two random opening plies, concurrency 2, `menhir match`): late-move pruning +158 ± 42 Elo
-/// (+206 =16 -78), reverse futility +70 ± 40 Elo (+175 =10 -115), null move -12 ± 39 Elo
-/// (+138 =14 -148, LOS 28 %). Null move stays on for now: the match cannot tell it from zero,
-/// and without it the 6x6 start reaches only depth 9 in 30 s (depth 10 in 2.6 s with it).
+/// The pruning rules' on/off switches, all on: an A/B match turns one off in one engine
+/// (tuning mode's check options, [`SWITCHES`]). Their match results are in `STRENGTH.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Features {
+pub struct PruningSwitches {
     /// Null-move pruning.
     pub null_move: bool,
     /// Late-move reductions.
@@ -235,25 +278,17 @@ pub struct Features {
     /// plies earlier, reverse futility takes a ply off its margin and late-move pruning and
     /// reductions are a step less aggressive.
     pub improving: bool,
-    /// Internal iterative reduction: a node without a table move is searched a ply shallower.
-    /// Off: under test (`STRENGTH.md`), on in tuning mode only by `setoption`.
-    pub internal_reduction: bool,
-    /// With more than one thread, a late move into a position another worker is searching
-    /// waits to the end of the move list (ABDADA's deferral, `busy.rs`). Off: under test.
-    pub defer_busy: bool,
 }
 
-impl Default for Features {
-    fn default() -> Features {
-        Features {
+impl Default for PruningSwitches {
+    fn default() -> PruningSwitches {
+        PruningSwitches {
             null_move: true,
             late_move_reduction: true,
             reverse_futility: true,
             late_move_pruning: true,
             correction_history: true,
             improving: true,
-            internal_reduction: false,
-            defer_busy: false,
         }
     }
 }
@@ -262,28 +297,28 @@ impl Default for Features {
 /// the engine's setting as its default, so an A/B match can turn one rule off (or a rule under
 /// test on) in one engine (`args=tei --tune,option.CorrectionHistory=false`).
 #[derive(Clone, Copy, Debug)]
-pub struct FeatureSpec {
+pub struct SwitchSpec {
     /// The TEI option name.
     pub name: &'static str,
-    get: fn(&Features) -> bool,
-    set: fn(&mut Features, bool),
+    get: fn(&PruningSwitches) -> bool,
+    set: fn(&mut PruningSwitches, bool),
 }
 
-impl FeatureSpec {
-    /// Whether this switch is on in `features`.
-    pub fn get(&self, features: &Features) -> bool {
-        (self.get)(features)
+impl SwitchSpec {
+    /// Whether this switch is on in `switches`.
+    pub fn get(&self, switches: &PruningSwitches) -> bool {
+        (self.get)(switches)
     }
 
-    /// Turns this switch on or off in `features`.
-    pub fn set(&self, features: &mut Features, on: bool) {
-        (self.set)(features, on)
+    /// Turns this switch on or off in `switches`.
+    pub fn set(&self, switches: &mut PruningSwitches, on: bool) {
+        (self.set)(switches, on)
     }
 }
 
-macro_rules! feature {
+macro_rules! switch {
     ($field:ident, $name:literal) => {
-        FeatureSpec {
+        SwitchSpec {
             name: $name,
             get: |f| f.$field,
             set: |f, on| f.$field = on,
@@ -292,15 +327,13 @@ macro_rules! feature {
 }
 
 /// Every pruning switch, in the order the TEI options are listed (after [`PARAMS`]).
-pub const FEATURES: [FeatureSpec; 8] = [
-    feature!(null_move, "NullMove"),
-    feature!(late_move_reduction, "LateMoveReduction"),
-    feature!(reverse_futility, "ReverseFutility"),
-    feature!(late_move_pruning, "LateMovePruning"),
-    feature!(correction_history, "CorrectionHistory"),
-    feature!(improving, "Improving"),
-    feature!(internal_reduction, "InternalReduction"),
-    feature!(defer_busy, "DeferBusy"),
+pub const SWITCHES: [SwitchSpec; 6] = [
+    switch!(null_move, "NullMove"),
+    switch!(late_move_reduction, "LateMoveReduction"),
+    switch!(reverse_futility, "ReverseFutility"),
+    switch!(late_move_pruning, "LateMovePruning"),
+    switch!(correction_history, "CorrectionHistory"),
+    switch!(improving, "Improving"),
 ];
 
 #[cfg(test)]
@@ -322,12 +355,11 @@ mod tests {
             }
         }
         assert_eq!(find_param("nullmovedepth").unwrap().name, "NullMoveDepth");
-        let features = Features::default();
-        for (i, spec) in FEATURES.iter().enumerate() {
-            // The switches under test are off until a match accepts them; every other is on.
-            let under_test = ["InternalReduction", "DeferBusy"].contains(&spec.name);
-            assert_eq!(spec.get(&features), !under_test, "{}", spec.name);
-            for other in FEATURES[i + 1..]
+        let switches = PruningSwitches::default();
+        for (i, spec) in SWITCHES.iter().enumerate() {
+            // A switch that stays off is removed (STRENGTH.md keeps its history): all are on.
+            assert!(spec.get(&switches), "{}", spec.name);
+            for other in SWITCHES[i + 1..]
                 .iter()
                 .map(|f| f.name)
                 .chain(PARAMS.map(|p| p.name))
@@ -356,13 +388,13 @@ mod tests {
                 );
             }
         }
-        for spec in &FEATURES {
-            let default = Features::default();
-            let mut features = default;
-            spec.set(&mut features, !spec.get(&default));
-            for other in &FEATURES {
+        for spec in &SWITCHES {
+            let default = PruningSwitches::default();
+            let mut switches = default;
+            spec.set(&mut switches, !spec.get(&default));
+            for other in &SWITCHES {
                 assert_eq!(
-                    other.get(&features),
+                    other.get(&switches),
                     other.get(&default) != (other.name == spec.name),
                     "{}",
                     spec.name

@@ -9,44 +9,13 @@
 //! when helper 1 searched the main worker's depths, against 2.7 s for one thread.
 
 use super::alphabeta::{Shared, Worker};
+use super::aspiration::aspiration;
 use super::multipv::OtherLines;
 use super::time::{iteration_growth, stretch, TimeManager};
-use super::{score_is_win, Info, WIN};
+use super::{score_is_win, Info};
 use crate::core::Move;
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
-
-/// One root search at `depth`, with an aspiration window around `previous` from
-/// the `aspiration_depth` parameter on; the window doubles on the failing side until the score
-/// fits.
-pub fn aspiration(worker: &mut Worker, shared: &Shared, depth: i32, previous: i32) -> i32 {
-    let mut delta = shared.params.aspiration_window;
-    let (mut alpha, mut beta) =
-        if depth >= shared.params.aspiration_depth && !score_is_win(previous.abs()) {
-            (previous - delta, previous + delta)
-        } else {
-            (-WIN, WIN)
-        };
-    loop {
-        let score = worker.negamax::<true>(shared, depth, 0, alpha, beta, false);
-        if worker.aborted {
-            return score;
-        }
-        if score <= alpha && alpha > -WIN {
-            beta = (alpha + beta) / 2;
-            alpha = (score - delta).max(-WIN);
-        } else if score >= beta && beta < WIN {
-            beta = (score + delta).min(WIN);
-        } else {
-            return score;
-        }
-        delta *= 2;
-        if delta > 1000 {
-            alpha = -WIN;
-            beta = WIN;
-        }
-    }
-}
 
 /// What the main worker hands back.
 pub struct MainOutcome {
@@ -68,7 +37,7 @@ pub fn iterate_main(
     started: Instant,
     report: &mut dyn FnMut(&mut Worker, u32, i32, Instant) -> Info,
 ) -> MainOutcome {
-    worker.may_abort = false;
+    worker.allow_abort(false);
     let mut best_move: Option<Move> = None;
     let mut info = Info::default();
     let mut score = 0;
@@ -79,25 +48,20 @@ pub fn iterate_main(
     let mut previous_took = Duration::ZERO;
     for depth in 1..=max_depth {
         let iteration_started = Instant::now();
-        worker.root_best = None;
-        worker.root_fallback = None;
+        worker.begin_root_search();
         let value = aspiration(worker, shared, depth as i32, score);
-        if worker.aborted {
+        if worker.aborted() {
             // A move that raised alpha in the unfinished iteration was searched deeper than
             // the last completed best move, and scored above the window's floor.
-            if let Some((mv, _)) = worker.root_best {
+            if let Some((mv, _)) = worker.root_best() {
                 best_move = Some(mv);
             } else if best_move.is_none() {
-                best_move = worker.root_fallback;
+                best_move = worker.root_fallback();
             }
             break;
         }
         score = value;
-        let mv = worker
-            .pv()
-            .first()
-            .copied()
-            .or(worker.root_best.map(|b| b.0));
+        let mv = worker.best_root_move();
         if mv == best_move {
             stable_iterations += 1;
         } else {
@@ -107,7 +71,7 @@ pub fn iterate_main(
         info = report(worker, depth, score, started);
         if let (true, Some(first)) = (other_lines.any(), best_move) {
             other_lines.search(worker, shared, depth, first, started, report);
-            if worker.aborted {
+            if worker.aborted() {
                 break;
             }
         }
@@ -134,14 +98,15 @@ pub fn iterate_main(
 /// and a helper that completes the last depth ends the search (its result is as good as the
 /// main worker's would be, and there sooner).
 pub fn iterate_helper(worker: &mut Worker, shared: &Shared, max_depth: u32) {
-    worker.may_abort = true;
+    worker.allow_abort(true);
     let mut score = 0;
     let mut last_depth = 0;
     for iteration in 1..=max_depth {
-        let offset = if worker.id % 2 == 1 {
+        let id = worker.id();
+        let offset = if id % 2 == 1 {
             iteration & 1
         } else {
-            (worker.id as u32 >> 1) & 1
+            (id as u32 >> 1) & 1
         };
         let depth = (iteration + offset).min(max_depth);
         if depth == last_depth {
@@ -149,7 +114,7 @@ pub fn iterate_helper(worker: &mut Worker, shared: &Shared, max_depth: u32) {
         }
         last_depth = depth;
         let value = aspiration(worker, shared, depth as i32, score);
-        if worker.aborted {
+        if worker.aborted() {
             break;
         }
         score = value;

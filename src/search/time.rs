@@ -9,49 +9,15 @@
 //! the best move has been stable or the move is forced. The hard budget is a safety cap that
 //! only a mispredicted iteration reaches. `movetime` is used nearly fully.
 
+use super::params::{
+    CLOCK_RESERVE, DEFAULT_GROWTH, FORCED_SHARE, GROWTH_MIN_SAMPLE, GROWTH_RANGE,
+    HALF_MOVES_PER_STONE, HARD_OVER_SOFT, INCREMENT_OVERHEAD, LOW_CLOCK_INCREMENTS,
+    MAX_CLOCK_SHARE, MAX_STRETCH, MIN_MOVES_LEFT, MOVES_LEFT_MARGIN, MOVE_OVERHEAD,
+    SCORE_DROP_STRETCH, SOFT_OVER_SHARE_HALVES, STABILITY_STRETCH,
+};
 use super::Limits;
 use crate::core::{Color, Position};
 use std::time::{Duration, Instant};
-
-/// Kept back from every `movetime` for process start-up, pipes and the GUI.
-pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
-/// Never spent from a clock (tournament managers time the pipe round trip too). With 60 ms,
-/// 1 of 536 games at 1 s + 0.01 s was lost on time (8×8, Threads 2, loaded machine: a 23 ms
-/// stall with 14 ms left), so it absorbs stalls of up to about 100 ms. The delays observed on
-/// earlier moves are added to it (`ClockLag`).
-pub const CLOCK_RESERVE: Duration = Duration::from_millis(100);
-/// Part of every increment kept back for what a move costs beyond its budget: handing the
-/// search to the workers, writing the reply, the manager reading it. Measured at 8×8 with
-/// Threads 2 and a 1 ms budget: 2–4 ms median, 9 ms worst. Without it the clock settled right
-/// at the reserve and a run of stalls on a busy machine could spend the reserve (1 game in 744
-/// at 1 s + 0.01 s).
-pub const INCREMENT_OVERHEAD: Duration = Duration::from_millis(5);
-/// Below this many increments above the reserve, a move's hard budget is the increment (less
-/// `INCREMENT_OVERHEAD`).
-pub const LOW_CLOCK_INCREMENTS: u32 = 10;
-/// Own moves expected per stone left (in halves): about one move in three is a spread, so a
-/// side places a stone every one and a half moves.
-pub const HALF_MOVES_PER_STONE: u32 = 3;
-/// Own moves added to the estimate: games are not played to the last stone at once.
-pub const MOVES_LEFT_MARGIN: u32 = 10;
-/// The clock is never shared over fewer moves than this (without `movestogo`): a game whose
-/// reserves are nearly out can still go on with spreads.
-pub const MIN_MOVES_LEFT: u32 = 10;
-/// The soft budget over the clock's share for one move (in halves): see `TimeManager::new`.
-pub const SOFT_OVER_SHARE_HALVES: u32 = 3;
-/// The hard budget is at most this many soft budgets.
-pub const HARD_OVER_SOFT: u32 = 3;
-/// The hard budget is at most this share of the usable clock (one over it).
-pub const MAX_CLOCK_SHARE: u32 = 5;
-/// The soft budget is stretched at most this much (the best move keeps changing and the score
-/// falls).
-pub const MAX_STRETCH: f64 = 2.5;
-/// A forced move (at most one move stops the opponent's road) takes this share of the budget.
-pub const FORCED_SHARE: f64 = 0.1;
-/// Growth assumed from one iteration to the next when the last ones were too short to tell.
-pub const DEFAULT_GROWTH: f64 = 3.0;
-/// Iterations shorter than this do not measure the growth (timer and cache noise).
-const GROWTH_MIN_SAMPLE: Duration = Duration::from_micros(500);
 
 /// Own moves the game is expected to last from `pos`, for the side to move.
 pub fn moves_left(pos: &Position) -> u32 {
@@ -116,7 +82,7 @@ pub fn iteration_growth(previous: Duration, last: Duration) -> f64 {
     if previous < GROWTH_MIN_SAMPLE {
         DEFAULT_GROWTH
     } else {
-        (last.as_secs_f64() / previous.as_secs_f64()).clamp(1.5, 8.0)
+        (last.as_secs_f64() / previous.as_secs_f64()).clamp(GROWTH_RANGE.0, GROWTH_RANGE.1)
     }
 }
 
@@ -125,17 +91,14 @@ pub fn iteration_growth(previous: Duration, last: Duration) -> f64 {
 /// iterations since the best move last changed; `drop` is how far the score fell against two
 /// iterations before (same parity: Tak scores swing with the side that moved last).
 pub fn stretch(stable_iterations: u32, drop: i32) -> f64 {
-    let stability = match stable_iterations {
-        0 => 1.5,
-        1..=2 => 1.0,
-        3..=5 => 0.75,
-        _ => 0.55,
-    };
-    let trend = match drop {
-        d if d >= 50 => 1.5,
-        d if d >= 20 => 1.2,
-        _ => 1.0,
-    };
+    let stability = STABILITY_STRETCH
+        .iter()
+        .find(|&&(most, _)| stable_iterations <= most)
+        .map_or(1.0, |&(_, factor)| factor);
+    let trend = SCORE_DROP_STRETCH
+        .iter()
+        .find(|&&(least, _)| drop >= least)
+        .map_or(1.0, |&(_, factor)| factor);
     stability * trend
 }
 

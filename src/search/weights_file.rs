@@ -98,3 +98,70 @@ impl<'a> FeatureNames<'a> {
         }
     }
 }
+/// The weight files `weights/<stem>-3x3.txt` to `-8x8.txt`, compiled into the engine.
+macro_rules! builtin_weight_files {
+    ($stem:literal) => {
+        [
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/weights/",
+                $stem,
+                "-3x3.txt"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/weights/",
+                $stem,
+                "-4x4.txt"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/weights/",
+                $stem,
+                "-5x5.txt"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/weights/",
+                $stem,
+                "-6x6.txt"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/weights/",
+                $stem,
+                "-7x7.txt"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/weights/",
+                $stem,
+                "-8x8.txt"
+            )),
+        ]
+    };
+}
+pub(crate) use builtin_weight_files;
+
+/// Parses the compiled-in weight files `files` (3×3 to 8×8, named `weights/<stem>-NxN.txt`)
+/// with `parse`, each checked to be for its size by `size_of`. A test parses every file, so a
+/// failure here is a build defect, not input: it panics.
+pub fn parse_builtin<W>(
+    files: &[&str],
+    stem: &str,
+    parse: fn(&str) -> Result<W, String>,
+    size_of: fn(&W) -> usize,
+) -> Vec<W> {
+    files
+        .iter()
+        .zip(crate::core::MIN_SIZE..)
+        .map(|(text, size)| match parse(text) {
+            Ok(w) if size_of(&w) == size => w,
+            Ok(w) => panic!(
+                "weights/{stem}-{size}x{size}.txt is for size {}",
+                size_of(&w)
+            ),
+            Err(e) => panic!("weights/{stem}-{size}x{size}.txt: {e}"),
+        })
+        .collect()
+}

@@ -4,14 +4,14 @@
 //! swapped, through the match runner's game loop.
 
 use crate::core::Color;
-use crate::matchrun::engine::{Engine, EngineSpec};
+use crate::matchrun::engine::{ChildEngine, EngineSpec};
 use crate::matchrun::game::{play_game, GameOutcome, GameSettings, Termination};
 use crate::matchrun::openings::Opening;
 use std::thread;
 
 /// The engine pairs, one per slot.
 pub struct Pairs {
-    slots: Vec<[Engine; 2]>,
+    slots: Vec<[ChildEngine; 2]>,
     settings: GameSettings,
 }
 
@@ -40,7 +40,7 @@ impl Pairs {
                     name: name.to_string(),
                     ..spec.clone()
                 };
-                let engine = Engine::start(&spec, settings.half_komi)
+                let engine = ChildEngine::start(&spec, settings.half_komi)
                     .map_err(|e| format!("engine {}: {e}", spec.cmd))?;
                 if let Some(missing) = names.iter().find(|&&n| {
                     !engine
@@ -104,7 +104,7 @@ impl Pairs {
 
 /// Both games of one opening: plus White first, then minus White.
 fn play_pair(
-    slot: &mut [Engine; 2],
+    slot: &mut [ChildEngine; 2],
     plus: &[(String, String)],
     minus: &[(String, String)],
     opening: &Opening,

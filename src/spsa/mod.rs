@@ -15,11 +15,12 @@ pub mod algorithm;
 pub mod games;
 pub mod state;
 
+use crate::common::seed_from_clock;
+use crate::core::size_and_half_komi;
 use crate::matchrun::clock::TimeControl;
 use crate::matchrun::engine::EngineSpec;
 use crate::matchrun::game::{GameSettings, DEFAULT_MAX_PLIES};
 use crate::matchrun::openings::random_openings;
-use crate::matchrun::record::size_and_half_komi;
 use crate::search::{find_param, ParamSpec, PARAMS};
 use algorithm::{Dimension, Spsa};
 use clap::Args;
@@ -27,7 +28,7 @@ use games::Pairs;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// Flags of `menhir spsa`.
 #[derive(Args, Debug, Clone)]
@@ -198,11 +199,7 @@ pub fn run(args: &SpsaArgs) -> Result<(), String> {
         );
         return Ok(());
     }
-    let seed = args.seed.unwrap_or_else(|| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
+    let seed = args.seed.unwrap_or_else(seed_from_clock);
     // A resumed run draws other perturbations than the first iterations did.
     let mut rng = StdRng::seed_from_u64(seed ^ (done as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let names: Vec<&str> = chosen.iter().map(|p| p.name).collect();

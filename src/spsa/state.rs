@@ -3,7 +3,7 @@
 //! a temporary name and renamed, so a killed run always leaves a whole file.
 
 use super::algorithm::Spsa;
-use crate::train::output::AtomicFile;
+use crate::common::AtomicFile;
 use std::path::Path;
 
 /// The text of the state file.

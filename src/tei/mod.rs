@@ -15,22 +15,22 @@
 //! - `go infinite` (or bare `go`) writes `bestmove` only after `stop`, `quit` or end of input.
 //! - `d` prints `info string tps <TPS> halfkomi <k>`: the current position, for people and tests.
 //! - The search parameters (`search::PARAMS`) are spin options, and the pruning switches
-//!   (`search::FEATURES`) check options, only in tuning mode (`menhir tei --tune` or
+//!   (`search::SWITCHES`) check options, only in tuning mode (`menhir tei --tune` or
 //!   `MENHIR_TUNE=1`); otherwise setting one is an unknown option.
 //! - Every `info` line has `wdl W D L` (see `search::wdl`); `multipv k` leads the line only when
 //!   MultiPV is above 1, so MultiPV 1 output is what it always was; `score mate N` (plies,
 //!   negative when losing) replaces `score cp` only with the `ScoreMate` option on.
 
 mod command;
-mod engine;
 mod info;
 mod options;
+mod search_handle;
 mod session;
 pub mod websocket;
 
 pub use command::{parse as parse_command, Command, Start};
-pub use engine::Output;
 pub use info::{format_info, InfoStyle};
+pub use search_handle::Output;
 pub use session::{Flow, Session, Snapshot};
 
 use std::io::{BufRead, IsTerminal, Write};

@@ -4,11 +4,11 @@
 //!
 //! In tuning mode (`menhir tei --tune` or `MENHIR_TUNE=1`) every search parameter of
 //! [`crate::search::PARAMS`] is an option too: a spin named as in that table; and so is every
-//! pruning switch of [`crate::search::FEATURES`], a check option, on by default (for A/B
+//! pruning switch of [`crate::search::SWITCHES`], a check option, on by default (for A/B
 //! matches). Otherwise those names are unknown options, so a tournament never sees or sets them.
 
 use super::command::{parse_half_komi, HALF_KOMI_RANGE};
-use crate::search::{Features, SearchParams, FEATURES, PARAMS};
+use crate::search::{PruningSwitches, SearchParams, PARAMS, SWITCHES};
 
 /// Transposition-table size limits in MB.
 pub const HASH_MB_RANGE: std::ops::RangeInclusive<usize> = 1..=65536;
@@ -39,7 +39,7 @@ pub struct Options {
     /// The search's margins and limits (set only in tuning mode).
     pub search_params: SearchParams,
     /// The search's pruning switches (set only in tuning mode).
-    pub features: Features,
+    pub switches: PruningSwitches,
 }
 
 impl Default for Options {
@@ -51,7 +51,7 @@ impl Default for Options {
             multipv: 1,
             score_mate: false,
             search_params: SearchParams::default(),
-            features: Features::default(),
+            switches: PruningSwitches::default(),
         }
     }
 }
@@ -71,7 +71,7 @@ pub enum OptionChange {
     ScoreMate(bool),
     /// A search parameter (tuning mode only): its index in `PARAMS` and the value.
     SearchParam(usize, i32),
-    /// A pruning switch (tuning mode only): its index in `FEATURES` and whether it is on.
+    /// A pruning switch (tuning mode only): its index in `SWITCHES` and whether it is on.
     Feature(usize, bool),
 }
 
@@ -117,9 +117,9 @@ impl Options {
                     p.name, p.default, p.min, p.max
                 )
             }));
-            let on = Features::default();
+            let on = PruningSwitches::default();
             lines.extend(
-                FEATURES
+                SWITCHES
                     .iter()
                     .map(|f| format!("option name {} type check default {}", f.name, f.get(&on))),
             );
@@ -155,12 +155,12 @@ impl Options {
             return spin(spec.name, value, range)
                 .map(|v| OptionChange::SearchParam(index, v as i32));
         }
-        let feature = FEATURES
+        let feature = SWITCHES
             .iter()
             .position(|f| f.name.eq_ignore_ascii_case(name))
             .filter(|_| tuning);
         if let Some(index) = feature {
-            let name = FEATURES[index].name;
+            let name = SWITCHES[index].name;
             let Some(value) = value else {
                 return Err(format!(
                     "option {name} needs a value: 'setoption name {name} value <true|false>'"
@@ -199,7 +199,7 @@ impl Options {
             OptionChange::SearchParam(index, value) => {
                 PARAMS[index].set(&mut self.search_params, value)
             }
-            OptionChange::Feature(index, on) => FEATURES[index].set(&mut self.features, on),
+            OptionChange::Feature(index, on) => SWITCHES[index].set(&mut self.switches, on),
         }
     }
 }
@@ -324,12 +324,12 @@ mod tests {
         assert!(!Options::advertise(false).iter().any(|l| l == line));
         assert!(Options::advertise(true).iter().any(|l| l == line));
         assert!(Options::check("CorrectionHistory", Some("false"), false).is_err());
-        let index = FEATURES.iter().position(|f| f.name == "Improving").unwrap();
+        let index = SWITCHES.iter().position(|f| f.name == "Improving").unwrap();
         let change = Options::check("improving", Some("off"), true).unwrap();
         assert_eq!(change, OptionChange::Feature(index, false));
         options.apply(change);
-        assert!(!options.features.improving);
-        assert!(options.features.correction_history);
+        assert!(!options.switches.improving);
+        assert!(options.switches.correction_history);
         for bad in [None, Some("2"), Some("maybe")] {
             assert!(Options::check("Improving", bad, true).is_err(), "{bad:?}");
         }

@@ -4,8 +4,8 @@
 //! Every bad command is answered with one `info string error:` line and changes nothing.
 
 use super::command::{self, Command, Start};
-use super::engine::{Engine, Output};
 use super::options::{OptionChange, Options};
+use super::search_handle::{Output, SearchHandle};
 use crate::core::Position;
 use crate::search::Limits;
 use std::time::Duration;
@@ -58,7 +58,7 @@ pub struct Session {
     /// The size of the current game, from the last `teinewgame`; `position startpos` uses it.
     size: usize,
     position: Position,
-    engine: Engine,
+    engine: SearchHandle,
     /// Whether the search parameters are options (`menhir tei --tune`, `MENHIR_TUNE=1`).
     tuning: bool,
 }
@@ -73,7 +73,7 @@ impl Session {
     /// (for `menhir spsa`; see [`crate::search::PARAMS`]).
     pub fn with_tuning(out: Output, tuning: bool) -> Session {
         let options = Options::default();
-        let engine = Engine::new(out.clone(), options.hash_mb, options.threads);
+        let engine = SearchHandle::new(out.clone(), options.hash_mb, options.threads);
         Session {
             out,
             options,
@@ -172,7 +172,7 @@ impl Session {
             OptionChange::SearchParam(..) => {
                 self.engine.set_search_params(self.options.search_params)
             }
-            OptionChange::Feature(..) => self.engine.set_features(self.options.features),
+            OptionChange::Feature(..) => self.engine.set_switches(self.options.switches),
         }
     }
 

@@ -14,7 +14,7 @@
 //! search thread has answered. [`ServerHandle::stop`] (Ctrl-C, SIGTERM in `menhir serve`) ends
 //! every session the same way, then closes each connection with code 1001.
 
-use super::engine::Output;
+use super::search_handle::Output;
 use super::session::{Flow, Session};
 use std::io::{self, ErrorKind};
 use std::net::{SocketAddr, TcpListener, TcpStream};

@@ -7,10 +7,10 @@
 //! `i` with `i % N == K` of the same seeded run, so the N shard files hold exactly the lines of
 //! the whole run (in another order).
 
-use super::output::AtomicFile;
 use super::selfplay::{play_game, GameData, SelfPlaySettings};
-use crate::matchrun::game::DEFAULT_MAX_PLIES;
-use crate::matchrun::record::size_and_half_komi;
+use crate::common::AtomicFile;
+use crate::common::{seed_from_clock, DEFAULT_MAX_PLIES};
+use crate::core::size_and_half_komi;
 use crate::search::Searcher;
 use crate::shard::{Shard, ShardArgs};
 use clap::Args;
@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 /// Seconds between progress lines.
 const PROGRESS_INTERVAL: Duration = Duration::from_secs(10);
@@ -97,9 +97,7 @@ fn plan(args: &DatagenArgs) -> Result<Plan, String> {
         None if shard != Shard::WHOLE => {
             return Err("--shard needs --seed (every shard must play the same run)".into())
         }
-        None => SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64),
+        None => seed_from_clock(),
     };
     Ok(Plan {
         settings: SelfPlaySettings {

@@ -1,8 +1,10 @@
-//! The fitting loop: epochs of shuffled mini-batches, one Adam step per batch, the train and
-//! validation loss after each epoch.
+//! The fitting loop, written once over an objective: epochs of shuffled mini-batches, one Adam
+//! step per batch on the objective's gradient (with a pull toward the starting weights), a report
+//! after each epoch. The evaluation's fit (`fit`, below) and the policy's (`tune_policy.rs`)
+//! differ only in the objective and what they report.
 
 use super::adam::Adam;
-use super::dataset::Dataset;
+use super::eval_set::Dataset;
 use super::loss::{gradient, loss};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -49,6 +51,55 @@ pub fn split(len: usize, fraction: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
     (rows, validation)
 }
 
+/// How [`adam_fit`] walks the data.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per Adam step.
+    pub batch: usize,
+    /// Adam's step size.
+    pub rate: f64,
+    /// Pull toward the starting weights: `l2 × (w − w_start)` is added to each gradient.
+    pub l2: f64,
+    /// Seeds the batch order.
+    pub seed: u64,
+}
+
+/// An objective's mean loss over a batch of training rows at weights `w`, with its gradient.
+pub type Objective<'a> = dyn FnMut(&[usize], &[f64]) -> (f64, Vec<f64>) + 'a;
+
+/// Fits `w` to an objective: `gradient(batch, w)` gives the mean loss over `batch` (rows of
+/// the training set) and its gradient. After each epoch `end_epoch(epoch, train_loss, w)` is
+/// called with the mean batch loss of the epoch (1-based epoch number).
+pub fn adam_fit(
+    w: &mut [f64],
+    train: &[usize],
+    schedule: Schedule,
+    gradient: &mut Objective,
+    end_epoch: &mut dyn FnMut(usize, f64, &[f64]),
+) {
+    let mut adam = Adam::new(w.len(), schedule.rate);
+    let start = w.to_vec();
+    let mut rng = StdRng::seed_from_u64(schedule.seed);
+    let mut order = train.to_vec();
+    for epoch in 1..=schedule.epochs {
+        order.shuffle(&mut rng);
+        let mut train_loss = 0.0;
+        for batch in order.chunks(schedule.batch.max(1)) {
+            let (loss, mut grad) = gradient(batch, w);
+            train_loss += loss * batch.len() as f64;
+            if schedule.l2 > 0.0 {
+                for ((g, &p), &p0) in grad.iter_mut().zip(w.iter()).zip(&start) {
+                    *g += schedule.l2 * (p - p0);
+                }
+            }
+            adam.step(w, &grad);
+        }
+        end_epoch(epoch, train_loss / order.len().max(1) as f64, w);
+    }
+}
+
 /// Fits parameters `w` (two per feature) on `train`, reporting each epoch.
 pub fn fit(
     data: &Dataset,
@@ -58,33 +109,33 @@ pub fn fit(
     options: &FitOptions,
     report: &mut dyn FnMut(EpochReport),
 ) {
-    let mut adam = Adam::new(w.len(), options.rate);
-    let start = w.to_vec();
-    let mut rng = StdRng::seed_from_u64(options.seed ^ 0x7475_6E65);
-    let mut order = train.to_vec();
-    for epoch in 1..=options.epochs {
-        order.shuffle(&mut rng);
-        for batch in order.chunks(options.batch.max(1)) {
-            let (_, mut grad) = gradient(data, batch, w, options.k);
-            if options.l2 > 0.0 {
-                for ((g, &p), &p0) in grad.iter_mut().zip(w.iter()).zip(&start) {
-                    *g += options.l2 * (p - p0);
-                }
-            }
-            adam.step(w, &grad);
-        }
-        report(EpochReport {
-            epoch,
-            train: loss(data, train, w, options.k),
-            validation: loss(data, validation, w, options.k),
-        });
-    }
+    let schedule = Schedule {
+        epochs: options.epochs,
+        batch: options.batch,
+        rate: options.rate,
+        l2: options.l2,
+        seed: options.seed ^ 0x7475_6E65,
+    };
+    let k = options.k;
+    adam_fit(
+        w,
+        train,
+        schedule,
+        &mut |batch, w| gradient(data, batch, w, k),
+        &mut |epoch, _, w| {
+            report(EpochReport {
+                epoch,
+                train: loss(data, train, w, k),
+                validation: loss(data, validation, w, k),
+            })
+        },
+    );
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::loss::sigmoid;
+    use crate::train::eval_set::sigmoid;
     use rand::Rng;
 
     #[test]

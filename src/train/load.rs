@@ -3,8 +3,8 @@
 //! counted, and the first few are named with their file and line number. [`load`] makes the
 //! evaluation's `Dataset`; [`read_files`] is the reading itself, for any tuner.
 
-use super::data::DataLine;
-use super::dataset::Dataset;
+use super::data_line::DataLine;
+use super::eval_set::Dataset;
 use crate::search::{eval_trace, EvalWeights};
 use rayon::prelude::*;
 use std::io::{BufRead, BufReader};

@@ -2,17 +2,11 @@
 //! label, its gradient in the parameters (computed on rayon, summed in a fixed order so the
 //! result does not depend on the thread count), and the fit of K.
 
-use super::dataset::Dataset;
+use super::eval_set::{sigmoid, Dataset};
 use rayon::prelude::*;
 
 /// Positions per parallel work item of a loss or gradient pass.
 const CHUNK: usize = 512;
-
-/// The logistic function.
-#[inline]
-pub fn sigmoid(x: f64) -> f64 {
-    1.0 / (1.0 + (-x).exp())
-}
 
 /// Mean of (sigmoid(eval/`k`) − label)² over the positions `rows` of `data`.
 pub fn loss(data: &Dataset, rows: &[usize], w: &[f64], k: f64) -> f64 {

@@ -1,5 +1,5 @@
 //! The training pipeline of the evaluation and the move-ordering policy: self-play data
-//! (`menhir datagen`), the evaluation's fit (`menhir tune`) and the policy's fit (`menhir
+//! (`menhir datagen`), the evaluation's fit (`menhir tune-eval`) and the policy's fit (`menhir
 //! tune-policy`). Depends on `core` and `search` (and the match runner's text helpers).
 //!
 //! - [`data`]: the data line format, `TPS;komi;score;result`, both from White's view.
@@ -11,19 +11,19 @@
 //! - [`output`]: files written under a temporary name and renamed when complete.
 
 pub mod adam;
-pub mod data;
+pub mod data_line;
 pub mod datagen;
-pub mod dataset;
+pub mod eval_set;
 pub mod fit;
 pub mod fit_flags;
 pub mod load;
 pub mod loss;
-pub mod output;
 pub mod policy_set;
 pub mod selfplay;
 pub mod tune;
 pub mod tune_policy;
 
+pub use data_line::DataLine;
 pub use datagen::{datagen, DatagenArgs};
 pub use tune::{tune, TuneArgs};
 pub use tune_policy::{tune_policy, TunePolicyArgs};

@@ -2,7 +2,7 @@
 //! and which move the search chose; the loss is the softmax cross-entropy of the chosen move,
 //! `−log(e^{z_chosen} / Σ e^{z_m})` with `z_m = Σ w·count` over the move's features (logits).
 
-use super::data::DataLine;
+use super::data_line::DataLine;
 use crate::core::MoveList;
 use crate::search::policy::{policy_trace, PolicyContext};
 use rayon::prelude::*;

@@ -18,7 +18,8 @@
 //! ±`RESOLVED_SCORE`, so the terms that see roads (critical squares, threats) are fitted to
 //! positions that have them instead of keeping their hand values.
 
-use super::data::DataLine;
+use super::data_line::DataLine;
+use crate::common::random_line;
 use crate::core::{Color, Move, MoveList, Position};
 use crate::search::{evaluate_with, score_is_win, EvalWeights, Limits, Searcher, WIN};
 use rand::rngs::StdRng;
@@ -98,26 +99,13 @@ fn one_ply_value(pos: &mut Position, mv: Move, weights: &EvalWeights) -> i32 {
 
 /// The start of a game: `random_plies` random plies that do not end it, and the last of them.
 fn random_start(settings: &SelfPlaySettings, rng: &mut StdRng) -> (Position, Option<Move>) {
-    let mut moves = MoveList::new();
-    loop {
-        let mut pos = Position::start(settings.size).expect("size checked by the caller");
-        pos.set_half_komi(settings.half_komi);
-        let mut last = None;
-        for _ in 0..settings.random_plies {
-            moves.clear();
-            pos.generate_moves(&mut moves);
-            let mv = moves[rng.random_range(0..moves.len())];
-            pos.do_move(mv);
-            last = Some(mv);
-            if pos.result().is_some() {
-                break;
-            }
-        }
-        // A random line that already decided the game is no start: draw another.
-        if pos.result().is_none() {
-            return (pos, last);
-        }
-    }
+    let (pos, line) = random_line(
+        settings.size,
+        settings.half_komi,
+        settings.random_plies,
+        rng,
+    );
+    (pos, line.last().copied())
 }
 
 /// Plays game `index` of the run seeded `seed` with `searcher` (Threads 1 for determinism).

@@ -1,4 +1,4 @@
-//! `menhir tune`: fits one board size's evaluation weights to self-play data.
+//! `menhir tune-eval`: fits one board size's evaluation weights to self-play data.
 //!
 //! Loss: the mean squared error between sigmoid(eval / K) and the label
 //! λ·result + (1 − λ)·sigmoid(score / K), score and result turned to the side to move's view
@@ -12,14 +12,14 @@ use super::fit::{fit, split, FitOptions};
 use super::fit_flags::FitFlags;
 use super::load::load;
 use super::loss::{fit_k, loss};
-use super::output::AtomicFile;
-use crate::matchrun::record::today;
+use crate::common::{today, AtomicFile};
+use crate::core::check_size;
 use crate::search::EvalWeights;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Flags of `menhir tune`.
+/// Flags of `menhir tune-eval`.
 #[derive(Args, Debug, Clone)]
 pub struct TuneArgs {
     /// Data files written by `menhir datagen` (one position per line).
@@ -52,9 +52,7 @@ pub struct TuneArgs {
 }
 
 fn check(args: &TuneArgs) -> Result<(), String> {
-    if !(3..=8).contains(&args.size) {
-        return Err(format!("--size {} is not 3 to 8", args.size));
-    }
+    check_size(args.size)?;
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {} is not within 0..1", args.lambda));
     }
@@ -94,7 +92,7 @@ pub(super) fn command_line() -> String {
     std::env::args().collect::<Vec<_>>().join(" ")
 }
 
-/// Runs `menhir tune`: progress on stderr, the weights in `--out`.
+/// Runs `menhir tune-eval`: progress on stderr, the weights in `--out`.
 pub fn tune(args: &TuneArgs) -> Result<(), String> {
     check(args)?;
     let mut weights = starting_weights(args)?;

@@ -8,19 +8,15 @@
 //! are written in ordering units, `--units` per logit, with a header naming the command and
 //! the data.
 
-use super::adam::Adam;
-use super::fit::split;
+use super::fit::{adam_fit, split, Schedule};
 use super::fit_flags::FitFlags;
 use super::load::{read_files, Parsed};
-use super::output::AtomicFile;
 use super::policy_set::{PolicyRow, PolicySet};
 use super::tune::command_line;
-use crate::matchrun::record::today;
+use crate::common::{today, AtomicFile};
+use crate::core::check_size;
 use crate::search::policy::PolicyWeights;
 use clap::Args;
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -58,9 +54,7 @@ pub struct TunePolicyArgs {
 }
 
 fn check(args: &TunePolicyArgs) -> Result<(), String> {
-    if !(3..=8).contains(&args.size) {
-        return Err(format!("--size {} is not 3 to 8", args.size));
-    }
+    check_size(args.size)?;
     args.fit.check()?;
     if args.epochs == 0 || args.batch == 0 {
         return Err("--epochs and --batch must be at least 1".into());
@@ -152,31 +146,29 @@ pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
         builtin_accuracy
     );
 
-    let start = w.clone();
-    let mut adam = Adam::new(w.len(), args.lr);
-    let mut rng = StdRng::seed_from_u64(args.fit.seed ^ 0x706F_6C69);
-    let mut order = train.clone();
     let mut last = (0.0, start_loss, start_accuracy);
-    for epoch in 1..=args.epochs {
-        order.shuffle(&mut rng);
-        let mut train_loss = 0.0;
-        for batch in order.chunks(args.batch) {
-            let (loss, mut grad) = pool.install(|| data.gradient(batch, &w));
-            train_loss += loss * batch.len() as f64;
-            for ((g, &p), &p0) in grad.iter_mut().zip(&w).zip(&start) {
-                *g += args.fit.l2 * (p - p0);
-            }
-            adam.step(&mut w, &grad);
-        }
-        train_loss /= order.len().max(1) as f64;
-        let (loss, accuracy) = pool.install(|| data.evaluate(&validation, &w));
-        last = (train_loss, loss, accuracy);
-        eprintln!(
-            "tune-policy: epoch {epoch}/{}: train {train_loss:.5} validation {loss:.5} accuracy {accuracy:.4} ({:.1} s)",
-            args.epochs,
-            started.elapsed().as_secs_f64()
-        );
-    }
+    let schedule = Schedule {
+        epochs: args.epochs,
+        batch: args.batch,
+        rate: args.lr,
+        l2: args.fit.l2,
+        seed: args.fit.seed ^ 0x706F_6C69,
+    };
+    adam_fit(
+        &mut w,
+        &train,
+        schedule,
+        &mut |batch, w| pool.install(|| data.gradient(batch, w)),
+        &mut |epoch, train_loss, w| {
+            let (loss, accuracy) = pool.install(|| data.evaluate(&validation, w));
+            last = (train_loss, loss, accuracy);
+            eprintln!(
+                "tune-policy: epoch {epoch}/{}: train {train_loss:.5} validation {loss:.5} accuracy {accuracy:.4} ({:.1} s)",
+                args.epochs,
+                started.elapsed().as_secs_f64()
+            );
+        },
+    );
 
     let mut weights = PolicyWeights::zero(args.size)?;
     weights.set_units(args.units)?;

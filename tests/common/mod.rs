@@ -1,6 +1,6 @@
 //! The harness the engine-process tests share (`tei.rs`, `torture.rs`): the built `menhir` on
 //! pipes, a thread that reads its stdout, and waits that each have a deadline. Each test file
-//! adds its own helpers (`start`, and what its cases need) in an `impl Engine` of its own.
+//! adds its own helpers (`start`, and what its cases need) in an `impl EngineProcess` of its own.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -14,7 +14,7 @@ pub const PROMPT: Duration = Duration::from_secs(5);
 
 /// The engine under test, with a thread that reads its stdout (so a full pipe never blocks it)
 /// and passes on every line, UTF-8 or not. The child is killed when the test ends or fails.
-pub struct Engine {
+pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
@@ -22,15 +22,15 @@ pub struct Engine {
     check: fn(&str),
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts `menhir` without `RUST_LOG` (stdout must stay protocol-only) or `MENHIR_TUNE`
     /// (tuning mode adds options), and stderr discarded.
-    pub fn spawn(check: fn(&str)) -> Engine {
-        Engine::spawn_with(&[], &[], check)
+    pub fn spawn(check: fn(&str)) -> EngineProcess {
+        EngineProcess::spawn_with(&[], &[], check)
     }
 
     /// As `spawn`, with command-line `args` and extra environment variables `env`.
-    pub fn spawn_with(args: &[&str], env: &[(&str, &str)], check: fn(&str)) -> Engine {
+    pub fn spawn_with(args: &[&str], env: &[(&str, &str)], check: fn(&str)) -> EngineProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_menhir"))
             .args(args)
             .stdin(Stdio::piped())
@@ -62,7 +62,7 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        Engine {
+        EngineProcess {
             child,
             stdin,
             lines,
@@ -142,7 +142,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -8,7 +8,9 @@
 
 use super::features::{Layout, LAYOUTS};
 use crate::core::{MAX_SIZE, MIN_SIZE};
-use crate::search::weights_file::{bad_size, FeatureNames, WeightsText};
+use crate::search::weights_file::{
+    bad_size, builtin_weight_files, parse_builtin, FeatureNames, WeightsText,
+};
 
 /// What these weights are called in a size error.
 const KIND: &str = "weights";
@@ -22,34 +24,17 @@ pub struct EvalWeights {
     logistic_scale: f64,
 }
 
-/// `K` of a weights file without a `scale` line (the hand-set weights): the scale `menhir tune`
+/// `K` of a weights file without a `scale` line (the hand-set weights): the scale `menhir tune-eval`
 /// fitted to the game results of generation 0 (243,069 6×6 komi 2 positions of `menhir
 /// datagen` at 5000 nodes, the hand-set weights). With 505, one flat ahead expects 55 %.
 pub const DEFAULT_LOGISTIC_SCALE: f64 = 505.0;
 
 /// The weight files compiled into the engine, 3×3 to 8×8.
-const FILES: [&str; 6] = [
-    include_str!("../../../weights/eval-3x3.txt"),
-    include_str!("../../../weights/eval-4x4.txt"),
-    include_str!("../../../weights/eval-5x5.txt"),
-    include_str!("../../../weights/eval-6x6.txt"),
-    include_str!("../../../weights/eval-7x7.txt"),
-    include_str!("../../../weights/eval-8x8.txt"),
-];
+const FILES: [&str; 6] = builtin_weight_files!("eval");
 
 /// The compiled-in weights, parsed once on first use.
-static BUILTIN: LazyLock<Vec<EvalWeights>> = LazyLock::new(|| {
-    FILES
-        .iter()
-        .zip(MIN_SIZE..)
-        .map(|(text, size)| match EvalWeights::parse(text) {
-            Ok(w) if w.size == size => w,
-            Ok(w) => panic!("weights/eval-{size}x{size}.txt is for size {}", w.size),
-            // A test parses every file, so this is a build defect, not input.
-            Err(e) => panic!("weights/eval-{size}x{size}.txt: {e}"),
-        })
-        .collect()
-});
+static BUILTIN: LazyLock<Vec<EvalWeights>> =
+    LazyLock::new(|| parse_builtin(&FILES, "eval", EvalWeights::parse, EvalWeights::size));
 
 /// Feature names by size, built once.
 static NAMES: LazyLock<Vec<Vec<String>>> =

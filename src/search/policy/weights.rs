@@ -9,7 +9,9 @@
 
 use super::features::{Layout, LAYOUTS};
 use crate::core::{MAX_SIZE, MIN_SIZE};
-use crate::search::weights_file::{bad_size, FeatureNames, WeightsText};
+use crate::search::weights_file::{
+    bad_size, builtin_weight_files, parse_builtin, FeatureNames, WeightsText,
+};
 
 /// What these weights are called in a size error.
 const KIND: &str = "policy weights";
@@ -24,28 +26,11 @@ pub struct PolicyWeights {
 }
 
 /// The weight files compiled into the engine, 3×3 to 8×8.
-const FILES: [&str; 6] = [
-    include_str!("../../../weights/policy-3x3.txt"),
-    include_str!("../../../weights/policy-4x4.txt"),
-    include_str!("../../../weights/policy-5x5.txt"),
-    include_str!("../../../weights/policy-6x6.txt"),
-    include_str!("../../../weights/policy-7x7.txt"),
-    include_str!("../../../weights/policy-8x8.txt"),
-];
+const FILES: [&str; 6] = builtin_weight_files!("policy");
 
 /// The compiled-in weights, parsed once on first use.
-static BUILTIN: LazyLock<Vec<PolicyWeights>> = LazyLock::new(|| {
-    FILES
-        .iter()
-        .zip(MIN_SIZE..)
-        .map(|(text, size)| match PolicyWeights::parse(text) {
-            Ok(w) if w.size == size => w,
-            Ok(w) => panic!("weights/policy-{size}x{size}.txt is for size {}", w.size),
-            // A test parses every file, so this is a build defect, not input.
-            Err(e) => panic!("weights/policy-{size}x{size}.txt: {e}"),
-        })
-        .collect()
-});
+static BUILTIN: LazyLock<Vec<PolicyWeights>> =
+    LazyLock::new(|| parse_builtin(&FILES, "policy", PolicyWeights::parse, PolicyWeights::size));
 
 /// Feature names by size, built once.
 static NAMES: LazyLock<Vec<Vec<String>>> =

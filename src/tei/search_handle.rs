@@ -6,7 +6,7 @@
 
 use super::info::{format_info, InfoStyle};
 use crate::core::{Move, MoveList, Position};
-use crate::search::{Features, Limits, SearchParams, Searcher};
+use crate::search::{Limits, PruningSwitches, SearchParams, Searcher};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -24,11 +24,11 @@ struct Settings {
     threads: usize,
     multipv: usize,
     params: SearchParams,
-    features: Features,
+    switches: PruningSwitches,
 }
 
 /// The searcher, its settings and the running search, if any.
-pub struct Engine {
+pub struct SearchHandle {
     out: Output,
     /// Created on first need (`isready` or `go`): the table is the one heavy allocation, and the
     /// PTN Ninja spec asks not to make it before the first `isready`.
@@ -45,17 +45,17 @@ pub struct Engine {
     worker: Option<JoinHandle<()>>,
 }
 
-impl Engine {
+impl SearchHandle {
     /// An idle engine writing through `out`.
-    pub fn new(out: Output, hash_mb: usize, threads: usize) -> Engine {
+    pub fn new(out: Output, hash_mb: usize, threads: usize) -> SearchHandle {
         let wanted = Settings {
             hash_mb,
             threads,
             multipv: 1,
             params: SearchParams::default(),
-            features: Features::default(),
+            switches: PruningSwitches::default(),
         };
-        Engine {
+        SearchHandle {
             out,
             searcher: None,
             wanted,
@@ -89,7 +89,7 @@ impl Engine {
                 let mut s = Searcher::new(self.wanted.hash_mb, self.wanted.threads);
                 s.set_multipv(self.wanted.multipv);
                 s.set_params(self.wanted.params);
-                s.set_features(self.wanted.features);
+                s.set_switches(self.wanted.switches);
                 self.applied = self.wanted;
                 self.new_game_pending = false;
                 self.searcher.insert(Arc::new(Mutex::new(s)))
@@ -104,7 +104,7 @@ impl Engine {
         }
         searcher.set_multipv(self.wanted.multipv);
         searcher.set_params(self.wanted.params);
-        searcher.set_features(self.wanted.features);
+        searcher.set_switches(self.wanted.switches);
         self.applied = self.wanted;
         if self.new_game_pending {
             searcher.new_game();
@@ -139,8 +139,8 @@ impl Engine {
     }
 
     /// Switches the search's pruning rules; applied now if idle, else before the next search.
-    pub fn set_features(&mut self, features: Features) {
-        self.wanted.features = features;
+    pub fn set_switches(&mut self, switches: PruningSwitches) {
+        self.wanted.switches = switches;
         self.sync_if_built();
     }
 

@@ -20,8 +20,8 @@
 //! Blank lines and lines starting with `#` are not data. Both views are White's so a file can
 //! be read without knowing whose move each line is; the tuner turns them to the side to move.
 
+use crate::core::{half_komi_from_flats, komi_text};
 use crate::core::{Color, Move, Position};
-use crate::matchrun::record::{half_komi_from_flats, komi_text};
 
 /// One position with its search score and the game's result, both from White's view.
 #[derive(Clone, Debug)]

@@ -92,8 +92,7 @@ impl Dataset {
     /// Sets every label to `lambda`·result + (1 − `lambda`)·sigmoid(score / `k`).
     pub fn set_targets(&mut self, k: f64, lambda: f64) {
         for i in 0..self.len() {
-            self.target[i] =
-                lambda * self.result[i] + (1.0 - lambda) * super::loss::sigmoid(self.score[i] / k);
+            self.target[i] = lambda * self.result[i] + (1.0 - lambda) * sigmoid(self.score[i] / k);
         }
     }
 
@@ -101,4 +100,10 @@ impl Dataset {
     pub fn set_target(&mut self, i: usize, target: f64) {
         self.target[i] = target;
     }
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
 }

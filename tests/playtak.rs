@@ -127,7 +127,7 @@ fn check_games(summary: &RunSummary, played: &[Played], ptn_dir: Option<&Path>) 
             assert_eq!(plies, theirs.plies);
             assert_eq!(record.tag("Result"), Some(theirs.result.as_str()));
             assert_eq!(record.tag("Size"), Some(theirs.size.to_string().as_str()));
-            let komi = menhir::matchrun::record::komi_text(theirs.half_komi);
+            let komi = menhir::core::komi_text(theirs.half_komi);
             assert_eq!(record.tag("Komi"), Some(komi.as_str()));
             record.replay().expect("the PTN replays");
         }

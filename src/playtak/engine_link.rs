@@ -3,7 +3,7 @@
 //! output lines come back through a channel) or any TEI engine as a child process
 //! (`matchrun::engine::Engine`, restarted after a crash). Every wait has a deadline.
 
-use crate::matchrun::engine::{Engine as ChildEngine, EngineSpec};
+use crate::matchrun::engine::{ChildEngine, EngineSpec};
 use crate::tei::{Output, Session};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};

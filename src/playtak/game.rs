@@ -3,10 +3,11 @@
 
 use super::notation::parse_server_move;
 use super::protocol::GameStart;
+use crate::common::today;
+use crate::core::komi_text;
 use crate::core::{
     starting_reserves, Color, GameRecord, Move, Position, RecordResult, RecordedPly,
 };
-use crate::matchrun::record::{komi_text, today};
 use std::time::{Duration, Instant};
 
 /// A game in progress.

@@ -4,6 +4,7 @@
 //! - [`search`]: alpha-beta with a transposition table, evaluation, time management, threads.
 //!   Depends on `core` only.
 //! - [`tei`]: the Tak Engine Interface front end. Depends on `search` and `core`.
+//! - [`tinue`]: the proof-number tinue solver. Depends on `core` only.
 //! - [`matchrun`]: plays TEI engines against each other. Depends on `core`.
 //! - [`commands`]: the command-line tools (`perft`, `bench`, `analyze`) that `main` calls.
 //! - [`shard`]: splitting a seeded run into disjoint parts (`--shard K/N`, `--shard auto`).
@@ -27,4 +28,5 @@ pub mod search;
 pub mod shard;
 pub mod spsa;
 pub mod tei;
+pub mod tinue;
 pub mod train;

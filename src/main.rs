@@ -1,7 +1,7 @@
 //! The `menhir` binary: parses the command line and calls into the library.
 
 use clap::{Parser, Subcommand};
-use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs, ServeArgs};
+use menhir::commands::{AnalyzeArgs, BenchArgs, PerftArgs, ServeArgs, TinueArgs};
 use menhir::matchrun::ptn_report::ReportArgs;
 use menhir::matchrun::MatchArgs;
 use menhir::spsa::SpsaArgs;
@@ -32,6 +32,8 @@ enum Command {
     Bench(BenchArgs),
     /// Search one position and print the info lines and the best move.
     Analyze(AnalyzeArgs),
+    /// Prove or disprove tinue (a road that cannot be stopped) for the side to move.
+    Tinue(TinueArgs),
     /// Play a match between two TEI engines.
     Match(MatchArgs),
     /// Sum up PTN game files per engine pair, as `match` does at the end.
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => menhir::commands::perft(&args),
         Command::Bench(args) => menhir::commands::bench(&args),
         Command::Analyze(args) => menhir::commands::analyze(&args),
+        Command::Tinue(args) => menhir::commands::tinue(&args),
         Command::Match(args) => menhir::matchrun::run(&args),
         Command::Report(args) => menhir::matchrun::ptn_report::run(&args),
         Command::Datagen(args) => menhir::train::datagen(&args),

@@ -1,12 +1,12 @@
 //! The tinue solver: proof-number search (df-pn) for a road that cannot be stopped.
 //!
 //! Depends on [`crate::core`] only. The attacker (the side to move at the root, or its opponent
-//! when proving that every move loses) plays only moves that win at once or leave a road threat
-//! (a "tak"); the defender plays every legal move. Game endings follow rules.md: the mover wins a
+//! when proving that every move loses) plays only moves that win at once or leave a threat to win
+//! at once (a "tak": a road in one, or the placement that ends the game on flats in its favour); the defender plays every legal move. Game endings follow rules.md: the mover wins a
 //! double road, a flat ending counts komi, and a draw is never a win. Every proof the solver
 //! reports has been re-walked over the table with the real rules (repetition included) before it
-//! is reported; a disproof reached through a repetition or the depth cap is reported as unknown,
-//! since such a verdict depends on the path (the graph-history interaction).
+//! is reported; a disproof that needs a repetition or the depth cap is reported as unknown, since
+//! such a verdict depends on the path (the graph-history interaction).
 //!
 //! ```
 //! use menhir::core::Position;

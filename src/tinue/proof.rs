@@ -2,7 +2,7 @@
 //! at every step (every defence tried, repetitions judged from the game's history), the length
 //! of the forcing line and the line itself. Runs once per verdict, so it may allocate.
 
-use super::solver::{threatens_after, Solver, MAX_DEPTH};
+use super::solver::{threatens_after, win_in_one, Solver, MAX_DEPTH};
 use crate::core::{Move, MoveList, Position};
 use fxhash::{FxHashMap, FxHashSet};
 
@@ -28,7 +28,7 @@ pub(super) fn line(solver: &Solver, pos: &mut Position) -> Option<(u32, Vec<Move
             break;
         }
         if pos.to_move() == solver.attacker {
-            if let Some(win) = pos.road_win() {
+            if let Some(win) = win_in_one(pos) {
                 pv.push(win);
                 break;
             }
@@ -73,7 +73,7 @@ impl Walk<'_> {
                 (result.winner() == Some(attacker)).then_some(1)
             } else if pos.is_threefold() {
                 None
-            } else if !or_node && pos.road_win().is_some() {
+            } else if !or_node && win_in_one(pos).is_some() {
                 Some(2)
             } else if self.proven(pos) && (!or_node || threatens_after(pos)) {
                 self.length(pos, depth + 1).map(|n| n + 1)

@@ -5,10 +5,14 @@
 //! of its children and the sum of their `dn`; a defender node the reverse. Children live on one
 //! preallocated stack (move, child key, values, whether the value is final), so the loop
 //! allocates nothing per node.
+//!
+//! A repetition is no win for the attacker (a win through it has a shorter one without it);
+//! such a disproof holds on its path only, so it is flagged up the tree and never stored, and a
+//! root disproof that needs one is reported as unknown.
 
 use super::proof;
 use super::table::{Entry, Table, INF};
-use crate::core::{Color, Move, MoveList, Position};
+use crate::core::{Color, Move, MoveList, PieceKind, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -101,9 +105,11 @@ pub(super) struct Child {
     pub key: u64,
     pub pn: u32,
     pub dn: u32,
-    /// The value is settled by the rules (a game end, a road in one, a repetition) and is not
-    /// looked up again.
+    /// The value is settled (by the rules: a game end, a road in one, a repetition; or by a
+    /// path-dependent disproof below) and is not looked up again.
     pub fixed: bool,
+    /// The value is a disproof that holds only on the current path (a repetition below).
+    pub path: bool,
 }
 
 /// The tinue solver; keep one and call [`Solver::solve`] for each position.
@@ -117,8 +123,6 @@ pub struct Solver {
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
-    /// A repetition or the depth cap settled some value: a disproof then depends on the path.
-    path_dependent: bool,
 }
 
 impl Solver {
@@ -134,7 +138,6 @@ impl Solver {
             node_limit: u64::MAX,
             deadline: None,
             aborted: false,
-            path_dependent: false,
         }
     }
 
@@ -164,7 +167,7 @@ impl Solver {
             return Verdict::Finished;
         }
         let me = pos.to_move();
-        if let Some(mv) = pos.road_win() {
+        if let Some(mv) = win_in_one(pos) {
             return Verdict::Win {
                 plies: 1,
                 pv: vec![mv],
@@ -174,7 +177,10 @@ impl Solver {
             Some(true) => {
                 return match proof::line(self, pos) {
                     Some((plies, pv)) => Verdict::Win { plies, pv },
-                    None => Verdict::Unknown,
+                    None => {
+                        log::warn!("tinue: a proof did not survive the re-walk");
+                        Verdict::Unknown
+                    }
                 }
             }
             None => return Verdict::Unknown,
@@ -201,17 +207,17 @@ impl Solver {
         } else {
             0
         };
-        self.path_dependent = false;
         self.children.clear();
-        let (pn, dn) = self.mid(pos, INF, INF, 0, stop);
+        let (pn, dn, path) = self.mid(pos, INF, INF, 0, stop);
         if self.aborted {
             return None;
         }
         if pn == 0 {
             Some(true)
-        } else if dn == 0 && !self.path_dependent {
+        } else if dn == 0 && !path {
             Some(false)
         } else {
+            log::debug!("tinue: pn {pn} dn {dn}, path-dependent {path}");
             None
         }
     }
@@ -233,7 +239,9 @@ impl Solver {
     }
 
     /// Multiple-iterative deepening: expands `pos` until its `pn` reaches `th_pn` or its `dn`
-    /// reaches `th_dn` (or the budget ends), and returns its values.
+    /// reaches `th_dn` (or the budget ends), and returns its values and whether they are a
+    /// disproof that holds only on this path (it went through a repetition or the depth cap;
+    /// such a disproof is not stored, and the parent keeps it only while it is expanded).
     fn mid(
         &mut self,
         pos: &mut Position,
@@ -241,20 +249,19 @@ impl Solver {
         th_dn: u32,
         ply: usize,
         stop: &AtomicBool,
-    ) -> (u32, u32) {
+    ) -> (u32, u32, bool) {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) && self.out_of_budget(stop) {
-            return (1, 1);
+        if (self.nodes == 1 || self.nodes.is_multiple_of(CHECK_EVERY)) && self.out_of_budget(stop) {
+            return (1, 1, false);
         }
         let key = self.key(pos);
         if let Some(e) = self.table.get(key) {
             if e.pn >= th_pn || e.dn >= th_dn {
-                return (e.pn, e.dn);
+                return (e.pn, e.dn, false);
             }
         }
         if ply >= MAX_DEPTH {
-            self.path_dependent = true;
-            return (INF, 0);
+            return (INF, 0, true);
         }
         let start_nodes = self.nodes;
         let or_node = pos.to_move() == self.attacker;
@@ -299,20 +306,34 @@ impl Solver {
                 )
             };
             let undo = pos.do_move(c.mv);
-            let (cpn, cdn) = self.mid(pos, c_th_pn, c_th_dn, ply + 1, stop);
+            let (cpn, cdn, path) = self.mid(pos, c_th_pn, c_th_dn, ply + 1, stop);
             pos.undo_move(c.mv, undo);
-            self.children[base + best].pn = cpn;
-            self.children[base + best].dn = cdn;
+            let child = &mut self.children[base + best];
+            child.pn = cpn;
+            child.dn = cdn;
+            if path {
+                child.fixed = true;
+                child.path = true;
+            }
             if self.aborted {
                 break;
             }
         }
+        // A disproof is path-dependent when it needs a path-dependent child: at an attacker
+        // node any of them (all are disproved), at a defender node all the disproving ones.
+        let kids = &self.children[base..end];
+        let path = dn == 0
+            && if or_node {
+                kids.iter().any(|c| c.path)
+            } else {
+                kids.iter().filter(|c| c.dn == 0).all(|c| c.path)
+            };
         self.children.truncate(base);
-        if !self.aborted {
+        if !self.aborted && !path {
             let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
             self.table.store(key, Entry { pn, dn, work });
         }
-        (pn, dn)
+        (pn, dn, path)
     }
 
     /// Pushes the node's children: at an attacker node its wins and taks, at a defender node
@@ -343,6 +364,7 @@ impl Solver {
             pn: if win { 0 } else { INF },
             dn: if win { INF } else { 0 },
             fixed: true,
+            path: false,
         };
         if let Some(result) = pos.result() {
             let win = result.winner() == Some(self.attacker);
@@ -353,17 +375,19 @@ impl Solver {
             };
         }
         if pos.repetitions() > 0 {
-            // A win through a repeated position has a shorter one without it; the verdict of the
-            // nodes above is then path-dependent, which only a disproof needs to care about.
-            self.path_dependent = true;
-            return if or_node { None } else { Some(settled(false)) };
+            // A win through a repeated position has a shorter one without it; so the position
+            // counts as no win here, a verdict that holds on this path only.
+            return Some(Child {
+                path: true,
+                ..settled(false)
+            });
         }
         if or_node {
-            // The attacker's move must leave a road in one.
+            // The attacker's move must leave a win in one (a road, or flats).
             if !threatens_after(pos) {
                 return None;
             }
-        } else if pos.road_win().is_some() {
+        } else if win_in_one(pos).is_some() {
             return Some(settled(true));
         }
         Some(Child {
@@ -372,20 +396,58 @@ impl Solver {
             pn: 1,
             dn: 1,
             fixed: false,
+            path: false,
         })
     }
 }
 
-/// Whether the side that just moved would have a road in one if it moved again.
+/// A move that wins at once for the side to move: a road, or the placement that ends the game
+/// on flats (the last empty square, or the mover's last piece) with the mover ahead, komi
+/// counted. Only placements end a game on flats, so one look at the counts settles it.
+#[inline]
+pub(super) fn win_in_one(pos: &Position) -> Option<Move> {
+    if let Some(mv) = pos.road_win() {
+        return Some(mv);
+    }
+    let me = pos.to_move();
+    let empty = pos.empty();
+    let pieces = pos.stones(me) + pos.capstones(me);
+    if pos.is_opening() || pieces == 0 || (empty.count() != 1 && pieces != 1) {
+        return None;
+    }
+    let sq = empty.first()?;
+    let kind = if pos.stones(me) > 0 {
+        PieceKind::Flat
+    } else {
+        PieceKind::Cap
+    };
+    let (mut white, mut black) = pos.flat_counts();
+    if kind == PieceKind::Flat {
+        match me {
+            Color::White => white += 1,
+            Color::Black => black += 1,
+        }
+    }
+    let margin = 2 * (white as i32 - black as i32) - pos.half_komi();
+    let winner = match margin.signum() {
+        1 => Color::White,
+        -1 => Color::Black,
+        _ => return None,
+    };
+    (winner == me).then(|| Move::place(sq, kind))
+}
+
+/// Whether the side that just moved would win at once (a road, or a flat ending in its favour)
+/// if it moved again: what makes an attacker's move a threat.
 #[inline]
 pub(super) fn threatens_after(pos: &mut Position) -> bool {
     pos.do_null_move();
-    let threat = pos.road_win().is_some();
+    let threat = win_in_one(pos).is_some();
     pos.undo_null_move();
     threat
 }
 
-/// Whether the opponent of the side to move has a road in one now.
+/// Whether the opponent of the side to move wins at once if it may move now.
 fn opponent_threatens(pos: &mut Position) -> bool {
     threatens_after(pos)
 }

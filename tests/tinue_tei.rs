@@ -3,6 +3,7 @@
 //! finished game, bad TPS, the `ScoreSolved` option, and the command line's batch and errors.
 //! Run with `cargo test --test tinue_tei`.
 
+#[allow(dead_code)] // each test file uses part of the shared harness
 mod common;
 
 use common::{Engine, PROMPT};

@@ -14,14 +14,15 @@ use std::time::{Duration, Instant};
 /// A 4×4 tinue: White forces a road in 9 plies, starting with c2.
 const TINUE: &str = "x4/x4/x,1,x2/1,1,x,2 1 5";
 /// The same after c2: Black to move loses in 8.
-const LOST: &str = "x4/x4/x,1,x2/1,1,1,2 2 5";
+const LOST: &str = "x4/x4/x,1,1,x/1,1,x,2 2 5";
 /// White has no sequence of road threats here.
 const NO_TINUE: &str = "x5/x5/x5/x,1,x3/1,1,x,2,2 1 6";
 /// White has a road (the game is over).
 const OVER: &str = "1,1,1,1/x4/2,2,2,x/x4 2 4";
-/// An 8×8 middlegame of tall stacks with threats on both sides, not settled in a second.
-const HARD: &str = "2,x,2,2,x,1,1,2/x,2,2,1,2,1,1,x/2,2,21,1,2,21,1,2/x,1,2,12,1,12,2,1/\
-1,12,1,2,1,2,12,x/2,1,x,12,2,1,x2/1,x,2,1,2,x,1,2/1,2,x,1,x,2,1,1 1 30";
+/// An 8×8 middlegame of tall stacks from self-play: Black's tinue is 23 plies long and takes
+/// the solver thousands of nodes (about a second).
+const HARD: &str = "x2,1,x2,2,x,1/x2,1,1112C,1,x3/1,1,1,x2,2212121221C,12,x/\
+1,1,2,2,x,1112S,2,21/x,2221,2,2,112C,22,212,x/1212S,2,112,2,1C,1,2,x/x,221,x2,1,x2,2/2,x6,2 2 55";
 
 fn solved(engine: &mut Engine, tps: &str, go: &str) -> Vec<String> {
     engine.send(&format!("position tps {tps}"));
@@ -69,7 +70,8 @@ fn go_solved_says_when_it_disproves_or_runs_out_and_still_moves() {
     assert!(lines.last().unwrap().starts_with("bestmove "));
 }
 
-/// The solver polls the stop flag every 64 nodes; 100 ms allows a loaded machine.
+/// The solver polls the stop flag every 64 nodes (a few ms here); 100 ms allows a loaded
+/// machine, while a poll that waited for the search to end would take about a second.
 #[test]
 fn stop_during_go_solved_answers_promptly() {
     let mut engine = Engine::spawn(|_| {});
@@ -77,18 +79,20 @@ fn stop_during_go_solved_answers_promptly() {
     engine.send(&format!("position tps {HARD}"));
     engine.sync();
     let mut latencies = Vec::new();
-    for wait in [150, 250, 350] {
+    let mut stopped = 0;
+    for wait in [30, 60, 90] {
         engine.send("go solved");
         thread::sleep(Duration::from_millis(wait));
         let sent = Instant::now();
         engine.send("stop");
         let lines = engine.until_word("bestmove", PROMPT);
         latencies.push(sent.elapsed());
-        assert!(
-            lines.iter().any(|l| l.starts_with("info string no proof")),
-            "{lines:?}"
-        );
+        stopped += lines.iter().any(|l| l.starts_with("info string no proof")) as usize;
     }
+    assert!(
+        stopped >= 2,
+        "the solver finished before stop: the case tests nothing"
+    );
     latencies.sort();
     assert!(
         latencies[1] <= Duration::from_millis(100),

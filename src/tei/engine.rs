@@ -380,7 +380,7 @@ fn solve_thread(
             Verdict::NoTinue => {
                 out(&format!(
                     "info string no tinue: disproved, the side to move has no forcing sequence \
-                     of road threats ({} nodes, {} ms)",
+                     of threats to win at once ({} nodes, {} ms)",
                     outcome.nodes,
                     outcome.elapsed.as_millis()
                 ));

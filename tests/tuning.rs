@@ -99,7 +99,7 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
         let options = engine.options();
         assert_eq!(
             options.len(),
-            5 + PARAMS.len() + FEATURES.len(),
+            6 + PARAMS.len() + FEATURES.len(),
             "{args:?} {env:?}: {options:?}"
         );
         assert_eq!(options[5..], parameter_lines()[..], "{args:?} {env:?}");

@@ -102,7 +102,7 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
             6 + PARAMS.len() + FEATURES.len(),
             "{args:?} {env:?}: {options:?}"
         );
-        assert_eq!(options[5..], parameter_lines()[..], "{args:?} {env:?}");
+        assert_eq!(options[6..], parameter_lines()[..], "{args:?} {env:?}");
     }
     // Only `1` turns it on.
     let mut engine = Engine::spawn_with(&[], &[("MENHIR_TUNE", "0")], |_| {});

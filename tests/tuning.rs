@@ -106,7 +106,7 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
     }
     // Only `1` turns it on.
     let mut engine = Engine::spawn_with(&[], &[("MENHIR_TUNE", "0")], |_| {});
-    assert_eq!(engine.options().len(), 5);
+    assert_eq!(engine.options().len(), 6);
 }
 
 /// A parameter set over TEI changes a fixed-depth search, and setting it back restores it;

@@ -6,12 +6,13 @@
 //!   clock, random opening lines. Depends on `core`.
 //! - [`search`]: alpha-beta with a transposition table, evaluation, move-ordering policy, time
 //!   management, threads. Depends on `core` only.
+//! - [`tinue`]: the proof-number tinue solver. Depends on `core` only.
 //! - [`tei`]: the Tak Engine Interface front end (stdin/stdout and WebSocket). Depends on
-//!   `search` and `core`.
+//!   `search`, `tinue` and `core`.
 //! - [`matchrun`]: plays TEI engines against each other (`match`) and sums up PTN files
 //!   (`report`). Depends on `common`, `shard` and `core`.
-//! - [`analysis`]: annotating games (`annotate`): every position searched, marks and
-//!   comments. Depends on `search` and `core`.
+//! - [`analysis`]: annotating games (`annotate`): every position searched and tried by the
+//!   tinue solver, marks and comments. Depends on `search`, `tinue` and `core`.
 //! - [`playtak`]: a bot on a playtak server (`playtak`): protocol, move notation, transport,
 //!   the engine link and the session. Depends on `tei`, `matchrun` and `core`.
 //! - [`shard`]: splitting a seeded run into disjoint parts (`--shard K/N`, `--shard auto`).
@@ -44,4 +45,5 @@ pub mod search;
 pub mod shard;
 pub mod spsa;
 pub mod tei;
+pub mod tinue;
 pub mod train;

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use menhir::commands::{
-    AnalyzeArgs, AnnotateArgs, BenchArgs, PerftArgs, PlaytakArgs, ReportArgs, ServeArgs,
+    AnalyzeArgs, AnnotateArgs, BenchArgs, PerftArgs, PlaytakArgs, ReportArgs, ServeArgs, TinueArgs,
 };
 use menhir::matchrun::MatchArgs;
 use menhir::spsa::SpsaArgs;
@@ -38,6 +38,8 @@ enum Command {
     /// Annotate PTN games: every move's evaluation and win chance, the engine's preferred
     /// move, and the marks ' " ? ?? !.
     Annotate(AnnotateArgs),
+    /// Prove or disprove tinue (a road that cannot be stopped) for the side to move.
+    Tinue(TinueArgs),
     /// Play a match between two TEI engines.
     Match(MatchArgs),
     /// Sum up PTN game files per engine pair, as `match` does at the end.
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => menhir::commands::bench(&args),
         Command::Analyze(args) => menhir::commands::analyze(&args),
         Command::Annotate(args) => menhir::commands::annotate(&args),
+        Command::Tinue(args) => menhir::commands::tinue(&args),
         Command::Match(args) => menhir::matchrun::run(&args),
         Command::Report(args) => menhir::commands::report(&args),
         Command::Datagen(args) => menhir::train::datagen(&args),

@@ -318,6 +318,18 @@ fn a_double_threat_is_tinue() {
     assert!(a1.starts_with("+1.00/"), "{a1}");
 }
 
+#[test]
+fn a_tinue_beyond_the_search_is_found_by_the_solver() {
+    // 4x4: c2 starts a forced road nine plies long; 300 search nodes cannot see its end, the
+    // tinue solver (menhir annotate's prover) proves it within the same budget.
+    let ptn = "[Player1 \"a\"]\n[Player2 \"b\"]\n[Size \"4\"]\n[TPS \"x4/x4/x,1,x2/1,1,x,2 1 5\"]\n\n5. c2 *\n";
+    let annotated = annotate("solver", ptn, 300);
+    assert_eq!(move_tokens(&annotated), ["c2\""], "{annotated}");
+    let record = GameRecord::parse(&annotated).unwrap();
+    let c2 = record.plies[0].comment.as_deref().unwrap();
+    assert!(c2.contains("White wins by force in 8 plies"), "{c2}");
+}
+
 /// A prover that knows one position is lost for the side to move (as a solver would, beyond
 /// the search's reach) and nothing else.
 struct Oracle {

@@ -100,6 +100,7 @@ fn handshake_transcript() {
         "option name Hash type spin default 64 min 1 max 65536".to_string(),
         "option name MultiPV type spin default 1 min 1 max 64".to_string(),
         "option name ScoreMate type check default false".to_string(),
+        "option name ScoreSolved type check default false".to_string(),
         "size 3 4 5 6 7 8 halfkomi -10 -9 -8 -7 -6 -5 -4 -3 -2 -1 0 1 2 3 4 5 6 7 8 9 10"
             .to_string(),
         "teiok".to_string(),
@@ -253,7 +254,8 @@ fn go_depth_nodes_movetime_and_clock_each_give_one_legal_bestmove() {
         "go nodes 2000",
         "go movetime 150",
         "go wtime 2000 btime 2000 winc 50 binc 50",
-        "go movestogo 10 wtime 1000 btime 1000 ponder solved frobnicate 3",
+        // `solved` would run the tinue solver instead (tests/tinue_tei.rs).
+        "go movestogo 10 wtime 1000 btime 1000 ponder frobnicate 3",
     ] {
         let started = Instant::now();
         let lines = engine.go(go, Duration::from_secs(10));

@@ -99,14 +99,14 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
         let options = engine.options();
         assert_eq!(
             options.len(),
-            5 + PARAMS.len() + SWITCHES.len(),
+            6 + PARAMS.len() + SWITCHES.len(),
             "{args:?} {env:?}: {options:?}"
         );
-        assert_eq!(options[5..], parameter_lines()[..], "{args:?} {env:?}");
+        assert_eq!(options[6..], parameter_lines()[..], "{args:?} {env:?}");
     }
     // Only `1` turns it on.
     let mut engine = EngineProcess::spawn_with(&[], &[("MENHIR_TUNE", "0")], |_| {});
-    assert_eq!(engine.options().len(), 5);
+    assert_eq!(engine.options().len(), 6);
 }
 
 /// A parameter set over TEI changes a fixed-depth search, and setting it back restores it;

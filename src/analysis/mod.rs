@@ -16,7 +16,7 @@ pub use game::{annotate_game, AnnotatedPly};
 pub use marks::{expected_score, is_tak, Judgement, Marks, BLUNDER_DROP, GOOD_GAIN, MISTAKE_DROP};
 pub use position::{analyse_position, PositionAnalysis};
 pub use progress::Progress;
-pub use prover::{new_prover, Outcome, Proof, SearchMates, TinueProver};
+pub use prover::{new_prover, Outcome, Proof, SearchMates, SolverProver, TinueProver};
 pub use ptn_writer::write_annotated;
 
 use crate::core::{GameRecord, TaggedGame};

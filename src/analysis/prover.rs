@@ -3,12 +3,18 @@
 //! A proof settles a position for good (a forced road or flat win for one side, every defence
 //! included). The annotator asks for one in every position it analyses; a proven loss for the
 //! side to move after a ply is that ply's tinue (`"`), and a proof overrides the search's
-//! evaluation there. [`SearchMates`], the default, proves what the normal search already
-//! proved (a mate score, `search::score_is_win`); a dedicated solver plugs in through
-//! [`new_prover`].
+//! evaluation there. [`SearchMates`] proves only what the normal search already proved (a mate
+//! score, `search::score_is_win`); [`SolverProver`], what [`new_prover`] gives, adds the tinue
+//! solver (`crate::tinue`) within the same budget, so a long forcing line the search cannot
+//! reach is still found.
 
 use crate::core::{Move, Position};
 use crate::search::{plies_to_result, Info, Limits};
+use crate::tinue::{Budget, Solver, Verdict};
+use std::sync::atomic::AtomicBool;
+
+/// Solver nodes a position gets when the limits bound neither nodes nor time.
+const UNBOUNDED_SOLVER_NODES: u64 = 100_000;
 
 /// Who wins a proven position, from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,8 +91,46 @@ impl TinueProver for SearchMates {
     }
 }
 
+/// The search's proof when it found one, else the tinue solver's, within the search's budget
+/// (its node count or its movetime).
+pub struct SolverProver {
+    solver: Solver,
+}
+
+impl SolverProver {
+    /// A prover whose solver table takes about `hash_mb` megabytes.
+    pub fn new(hash_mb: usize) -> SolverProver {
+        SolverProver {
+            solver: Solver::new(hash_mb.max(1)),
+        }
+    }
+}
+
+impl TinueProver for SolverProver {
+    fn prove(&mut self, pos: &Position, limits: &Limits, searched: &Info) -> Option<Proof> {
+        if let Some(proof) = Proof::from_score(searched.score_cp, &searched.pv) {
+            return Some(proof);
+        }
+        let budget = match (limits.nodes, limits.movetime) {
+            (None, None) => Budget::nodes(UNBOUNDED_SOLVER_NODES),
+            (nodes, time) => Budget { nodes, time },
+        };
+        let stop = AtomicBool::new(false);
+        let (outcome, plies, line) = match self.solver.solve(pos, budget, &stop).verdict {
+            Verdict::Win { plies, pv } => (Outcome::Win, plies, pv),
+            Verdict::Loss { plies, pv } => (Outcome::Loss, plies, pv),
+            Verdict::NoTinue | Verdict::Unknown | Verdict::Finished => return None,
+        };
+        Some(Proof {
+            outcome,
+            plies,
+            line,
+        })
+    }
+}
+
 /// A prover for one game's annotation (each game analysed in parallel gets its own), with a
-/// table of `hash_mb` megabytes if it keeps one.
-pub fn new_prover(_hash_mb: usize) -> Box<dyn TinueProver> {
-    Box::new(SearchMates)
+/// solver table of `hash_mb` megabytes.
+pub fn new_prover(hash_mb: usize) -> Box<dyn TinueProver> {
+    Box::new(SolverProver::new(hash_mb))
 }

@@ -68,6 +68,7 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<(), String> {
     let style = InfoStyle {
         multipv: args.multipv > 1,
         score_mate: false,
+        score_solved: false,
     };
     let stop = AtomicBool::new(false);
     let mut last = String::new();

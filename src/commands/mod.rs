@@ -1,7 +1,7 @@
 //! The command-line tools behind `menhir perft`, `menhir bench`, `menhir analyze`, `menhir
-//! annotate`, `menhir serve`, `menhir report` and `menhir playtak`: each file holds a
-//! subcommand's clap type and its glue. (The flags of match, datagen, tune-eval, tune-policy
-//! and spsa still live in their domain modules.)
+//! annotate`, `menhir serve`, `menhir report`, `menhir tinue` and `menhir playtak`: each file
+//! holds a subcommand's clap type and its glue. (The flags of match, datagen, tune-eval,
+//! tune-policy and spsa still live in their domain modules.)
 
 mod analyze;
 mod annotate;
@@ -11,6 +11,7 @@ mod playtak;
 mod position_args;
 mod report;
 mod serve;
+mod tinue;
 
 pub use analyze::{analyze, AnalyzeArgs};
 pub use annotate::{annotate, AnnotateArgs};
@@ -20,3 +21,4 @@ pub use playtak::{playtak, playtak_config, PlaytakArgs, PASSWORD_ENV};
 pub use position_args::PositionArgs;
 pub use report::{report, ReportArgs};
 pub use serve::{parse_listen, serve, serve_config, ServeArgs};
+pub use tinue::{describe, read_positions, tinue, TinueArgs};

@@ -46,6 +46,8 @@ pub enum Command {
     },
     /// `go …`.
     Go(Limits),
+    /// `go solved [movetime N] [nodes N]`: the tinue solver instead of the search.
+    GoSolved(Limits),
     /// `stop`.
     Stop,
     /// `ponderhit`: accepted and ignored, as `go ponder` is searched as a normal search.
@@ -75,6 +77,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "setoption" => parse_setoption(args)?,
         "teinewgame" => parse_newgame(args)?,
         "position" => parse_position(args)?,
+        "go" if args.contains(&"solved") => Command::GoSolved(parse_go(args)?),
         "go" => Command::Go(parse_go(args)?),
         "stop" => no_args(Command::Stop)?,
         "ponderhit" => no_args(Command::PonderHit)?,

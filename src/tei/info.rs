@@ -14,6 +14,10 @@ pub struct InfoStyle {
     /// `ScoreMate`: a proven result goes out as `score mate N`, N in plies to the end of the
     /// game, negative when the side to move loses (PTN Ninja's reading).
     pub score_mate: bool,
+    /// `ScoreSolved`: a proven result goes out as `score solved win|loss N` (PTN Ninja's
+    /// forced-result form), N in plies to the end of the game; it takes precedence over
+    /// `score_mate`.
+    pub score_solved: bool,
 }
 
 /// `info [multipv K] depth D seldepth S score cp X wdl W D L nodes N nps R time T hashfull H
@@ -27,6 +31,10 @@ pub fn format_info(info: &Info, style: InfoStyle, size: usize) -> String {
     }
     let _ = write!(line, " depth {} seldepth {}", info.depth, info.seldepth);
     match plies_to_result(info.score_cp) {
+        Some(plies) if style.score_solved => {
+            let side = if info.score_cp < 0 { "loss" } else { "win" };
+            let _ = write!(line, " score solved {side} {plies}");
+        }
         Some(plies) if style.score_mate => {
             let sign = if info.score_cp < 0 { "-" } else { "" };
             let _ = write!(line, " score mate {sign}{plies}");
@@ -95,6 +103,7 @@ mod tests {
         let both = InfoStyle {
             multipv: true,
             score_mate: true,
+            score_solved: false,
         };
         let line = format_info(&info, both, 6);
         assert!(
@@ -110,7 +119,15 @@ mod tests {
         );
         info.score_cp = -(WIN - 4);
         assert!(format_info(&info, both, 6).contains(" score mate -4 wdl 0 0 1000 "));
+        let solved = InfoStyle {
+            score_solved: true,
+            ..both
+        };
+        assert!(format_info(&info, solved, 6).contains(" score solved loss 4 wdl 0 0 1000 "));
+        info.score_cp = WIN - 7;
+        assert!(format_info(&info, solved, 6).contains(" score solved win 7 wdl "));
         info.score_cp = 8000;
         assert!(format_info(&info, both, 6).contains(" score cp 8000 wdl "));
+        assert!(format_info(&info, solved, 6).contains(" score cp 8000 wdl "));
     }
 }

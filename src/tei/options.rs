@@ -1,4 +1,5 @@
-//! The options Menhir advertises after `tei` (HalfKomi, Threads, Hash, MultiPV, ScoreMate),
+//! The options Menhir advertises after `tei` (HalfKomi, Threads, Hash, MultiPV, ScoreMate,
+//! ScoreSolved),
 //! their `option` lines, and checking a `setoption` against them. Names compare
 //! case-insensitively.
 //!
@@ -20,7 +21,14 @@ pub const THREADS_RANGE: std::ops::RangeInclusive<usize> = 1..=256;
 pub const MULTIPV_RANGE: std::ops::RangeInclusive<usize> = 1..=crate::search::MAX_MULTIPV;
 
 /// The names of every option, as advertised.
-const NAMES: [&str; 5] = ["HalfKomi", "Threads", "Hash", "MultiPV", "ScoreMate"];
+const NAMES: [&str; 6] = [
+    "HalfKomi",
+    "Threads",
+    "Hash",
+    "MultiPV",
+    "ScoreMate",
+    "ScoreSolved",
+];
 
 /// The option values the session holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,6 +44,10 @@ pub struct Options {
     /// Report a proven road (or flat) result as `score mate N` instead of `score cp`. Off by
     /// default: tournament managers such as Racetrack read only `score cp`.
     pub score_mate: bool,
+    /// Report a proven result as `score solved win|loss N` (PTN Ninja's forced-result form),
+    /// before `ScoreMate`. A sibling check option rather than turning `ScoreMate` into a combo,
+    /// so GUIs that already send `ScoreMate value true` keep working. Off by default.
+    pub score_solved: bool,
     /// The search's margins and limits (set only in tuning mode).
     pub search_params: SearchParams,
     /// The search's pruning switches (set only in tuning mode).
@@ -50,6 +62,7 @@ impl Default for Options {
             hash_mb: HASH_MB_DEFAULT,
             multipv: 1,
             score_mate: false,
+            score_solved: false,
             search_params: SearchParams::default(),
             switches: PruningSwitches::default(),
         }
@@ -69,6 +82,8 @@ pub enum OptionChange {
     MultiPv(usize),
     /// `ScoreMate`.
     ScoreMate(bool),
+    /// `ScoreSolved`.
+    ScoreSolved(bool),
     /// A search parameter (tuning mode only): its index in `PARAMS` and the value.
     SearchParam(usize, i32),
     /// A pruning switch (tuning mode only): its index in `SWITCHES` and whether it is on.
@@ -108,6 +123,10 @@ impl Options {
             format!(
                 "option name ScoreMate type check default {}",
                 defaults.score_mate
+            ),
+            format!(
+                "option name ScoreSolved type check default {}",
+                defaults.score_solved
             ),
         ];
         if tuning {
@@ -184,6 +203,7 @@ impl Options {
             "Threads" => spin_usize(canonical, value, THREADS_RANGE).map(OptionChange::Threads),
             "MultiPV" => spin_usize(canonical, value, MULTIPV_RANGE).map(OptionChange::MultiPv),
             "ScoreMate" => check(canonical, value).map(OptionChange::ScoreMate),
+            "ScoreSolved" => check(canonical, value).map(OptionChange::ScoreSolved),
             _ => spin_usize(canonical, value, HASH_MB_RANGE).map(OptionChange::Hash),
         }
     }
@@ -196,6 +216,7 @@ impl Options {
             OptionChange::Hash(mb) => self.hash_mb = mb,
             OptionChange::MultiPv(n) => self.multipv = n,
             OptionChange::ScoreMate(on) => self.score_mate = on,
+            OptionChange::ScoreSolved(on) => self.score_solved = on,
             OptionChange::SearchParam(index, value) => {
                 PARAMS[index].set(&mut self.search_params, value)
             }

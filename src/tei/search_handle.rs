@@ -7,6 +7,7 @@
 use super::info::{format_info, InfoStyle};
 use crate::core::{Move, MoveList, Position};
 use crate::search::{Limits, PruningSwitches, SearchParams, Searcher};
+use crate::tinue::{Budget, Solver, Verdict};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -33,6 +34,9 @@ pub struct SearchHandle {
     /// Created on first need (`isready` or `go`): the table is the one heavy allocation, and the
     /// PTN Ninja spec asks not to make it before the first `isready`.
     searcher: Option<Arc<Mutex<Searcher>>>,
+    /// The tinue solver for `go solved`, made on its first use with the `Hash` size then set
+    /// (and made again when `Hash` changed since).
+    solver: Option<(usize, Arc<Mutex<Solver>>)>,
     wanted: Settings,
     applied: Settings,
     /// How the next search's `info` lines look.
@@ -58,6 +62,7 @@ impl SearchHandle {
         SearchHandle {
             out,
             searcher: None,
+            solver: None,
             wanted,
             applied: wanted,
             style: InfoStyle::default(),
@@ -149,6 +154,11 @@ impl SearchHandle {
         self.style.score_mate = on;
     }
 
+    /// Whether proven results go out as `score solved win|loss N` (from the next search on).
+    pub fn set_score_solved(&mut self, on: bool) {
+        self.style.score_solved = on;
+    }
+
     /// Forgets what earlier games taught the searcher; now if idle, else before the next search.
     pub fn new_game(&mut self) {
         self.new_game_pending = true;
@@ -178,6 +188,52 @@ impl SearchHandle {
         let spawned = thread::Builder::new()
             .name("menhir-search".into())
             .spawn(move || search_thread(&searcher, &pos, &limits, style, &stop, &busy, &*out));
+        match spawned {
+            Ok(worker) => {
+                self.worker = Some(worker);
+                Ok(())
+            }
+            Err(e) => {
+                *self.busy.lock().unwrap_or_else(PoisonError::into_inner) = false;
+                Err(format!("cannot start the search thread: {e}"))
+            }
+        }
+    }
+
+    /// Starts the tinue solver on `pos` on the search thread (`go solved`): bounded by
+    /// `limits.movetime` and `limits.nodes` if given, else until it reaches a verdict or `stop`.
+    /// It writes `info … score solved win|loss N … pv …` for a proof, or an `info string`
+    /// saying the position was disproved or the budget ended, then exactly one `bestmove`: the
+    /// proof's first move, or else the move of a depth-2 normal search (quick at every size).
+    pub fn go_solved(&mut self, pos: Position, limits: Limits) -> Result<(), String> {
+        if self.is_searching() {
+            return Err("go ignored: a search is already running (send 'stop' first)".into());
+        }
+        self.prepare();
+        let searcher = Arc::clone(self.searcher.as_ref().expect("prepare builds the searcher"));
+        let mb = self.wanted.hash_mb;
+        let solver = match &self.solver {
+            Some((made_mb, solver)) if *made_mb == mb => Arc::clone(solver),
+            _ => {
+                // Drop the old table before reserving the new one.
+                self.solver = None;
+                let solver = Arc::new(Mutex::new(Solver::new(mb)));
+                self.solver = Some((mb, Arc::clone(&solver)));
+                solver
+            }
+        };
+        self.stop.store(false, Ordering::SeqCst);
+        let stop = Arc::clone(&self.stop);
+        let out = Arc::clone(&self.out);
+        let busy = Arc::clone(&self.busy);
+        *busy.lock().unwrap_or_else(PoisonError::into_inner) = true;
+        let budget = Budget {
+            nodes: limits.nodes,
+            time: limits.movetime,
+        };
+        let spawned = thread::Builder::new()
+            .name("menhir-solve".into())
+            .spawn(move || solve_thread(&solver, &searcher, &pos, budget, &stop, &busy, &*out));
         match spawned {
             Ok(worker) => {
                 self.worker = Some(worker);
@@ -279,6 +335,85 @@ fn search_thread(
             first_legal_move(pos)
         }
     };
+    let mut busy = busy.lock().unwrap_or_else(PoisonError::into_inner);
+    match best {
+        Some(mv) => out(&format!("bestmove {}", mv.to_ptn())),
+        None => out("bestmove --"),
+    }
+    *busy = false;
+}
+
+/// The body of the `go solved` thread.
+fn solve_thread(
+    solver: &Mutex<Solver>,
+    searcher: &Mutex<Searcher>,
+    pos: &Position,
+    budget: Budget,
+    stop: &AtomicBool,
+    busy: &Mutex<bool>,
+    out: &dyn Fn(&str),
+) {
+    let outcome = {
+        let mut solver = solver.lock().unwrap_or_else(PoisonError::into_inner);
+        catch_unwind(AssertUnwindSafe(|| solver.solve(pos, budget, stop)))
+    };
+    let proven = match &outcome {
+        Ok(outcome) => match &outcome.verdict {
+            Verdict::Win { plies, pv } | Verdict::Loss { plies, pv } => {
+                let side = if matches!(outcome.verdict, Verdict::Win { .. }) {
+                    "win"
+                } else {
+                    "loss"
+                };
+                let moves: Vec<String> = pv.iter().map(|m| m.to_ptn()).collect();
+                out(&format!(
+                    "info depth {plies} seldepth {plies} score solved {side} {plies} nodes {} \
+                     nps {} time {} hashfull {} pv {}",
+                    outcome.nodes,
+                    outcome.nps(),
+                    outcome.elapsed.as_millis(),
+                    outcome.hashfull,
+                    moves.join(" ")
+                ));
+                pv.first().copied()
+            }
+            Verdict::NoTinue => {
+                out(&format!(
+                    "info string no tinue: disproved, the side to move has no forcing sequence \
+                     of threats to win at once ({} nodes, {} ms)",
+                    outcome.nodes,
+                    outcome.elapsed.as_millis()
+                ));
+                None
+            }
+            Verdict::Unknown | Verdict::Finished => {
+                out(&format!(
+                    "info string no proof: the budget ended before a proof or a disproof ({} \
+                     nodes, {} ms)",
+                    outcome.nodes,
+                    outcome.elapsed.as_millis()
+                ));
+                None
+            }
+        },
+        Err(_) => {
+            out("info string error: the solver failed (internal error, see stderr)");
+            None
+        }
+    };
+    let best = proven.or_else(|| {
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+        catch_unwind(AssertUnwindSafe(|| {
+            searcher.search(pos, &limits, &AtomicBool::new(false), &mut |_| {})
+        }))
+        .ok()
+        .and_then(|result| result.best_move)
+        .or_else(|| first_legal_move(pos))
+    });
     let mut busy = busy.lock().unwrap_or_else(PoisonError::into_inner);
     match best {
         Some(mv) => out(&format!("bestmove {}", mv.to_ptn())),

@@ -134,7 +134,8 @@ impl Session {
                 Ok(pos) => self.position = pos,
                 Err(why) => self.error(&why),
             },
-            Command::Go(limits) => self.go(limits),
+            Command::Go(limits) => self.go(limits, false),
+            Command::GoSolved(limits) => self.go(limits, true),
             Command::Stop => self.engine.stop(),
             Command::PonderHit => {}
             Command::Quit => return Flow::Quit,
@@ -169,6 +170,7 @@ impl Session {
             OptionChange::Hash(mb) => self.engine.set_hash_mb(mb),
             OptionChange::MultiPv(n) => self.engine.set_multipv(n),
             OptionChange::ScoreMate(on) => self.engine.set_score_mate(on),
+            OptionChange::ScoreSolved(on) => self.engine.set_score_solved(on),
             OptionChange::SearchParam(..) => {
                 self.engine.set_search_params(self.options.search_params)
             }
@@ -218,7 +220,7 @@ impl Session {
         Ok(pos)
     }
 
-    fn go(&mut self, limits: Limits) {
+    fn go(&mut self, limits: Limits, solved: bool) {
         if !self.engine.idle_after_stop(STOP_WAIT) {
             return self.error("go ignored: a search is already running (send 'stop' first)");
         }
@@ -231,7 +233,12 @@ impl Session {
             self.error(&format!("no move to search: the game is over ({result})"));
             return self.send("bestmove --");
         }
-        if let Err(why) = self.engine.go(self.position.clone(), limits) {
+        let started = if solved {
+            self.engine.go_solved(self.position.clone(), limits)
+        } else {
+            self.engine.go(self.position.clone(), limits)
+        };
+        if let Err(why) = started {
             self.error(&why);
         }
     }

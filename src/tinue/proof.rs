@@ -1,0 +1,108 @@
+//! Re-walking a proof the search reports: from the table's proven children, with the real rules
+//! at every step (every defence tried, repetitions judged from the game's history), the length
+//! of the forcing line and the line itself. Runs once per verdict, so it may allocate.
+
+use super::solver::{threatens_after, win_in_one, Solver, MAX_DEPTH};
+use crate::core::{Move, MoveList, Position};
+use fxhash::{FxHashMap, FxHashSet};
+
+/// Plies to the end and the move that achieves it (the attacker's fastest proven move, or the
+/// defender's longest-resisting one); `None` when the table holds no complete proof.
+type Memo = FxHashMap<u64, Option<(u32, Move)>>;
+
+/// The proven length from `pos` and the forcing line, or `None` if the table does not hold a
+/// proof that survives the walk.
+pub(super) fn line(solver: &Solver, pos: &mut Position) -> Option<(u32, Vec<Move>)> {
+    let mut walk = Walk {
+        solver,
+        memo: Memo::default(),
+        on_path: FxHashSet::default(),
+    };
+    let plies = walk.length(pos, 0)?;
+    let mut pv = Vec::new();
+    let mut undos = Vec::new();
+    while let Some(Some((_, mv))) = walk.memo.get(&solver.key(pos)).copied() {
+        pv.push(mv);
+        undos.push((mv, pos.do_move(mv)));
+        if pos.result().is_some() {
+            break;
+        }
+        if pos.to_move() == solver.attacker {
+            if let Some(win) = win_in_one(pos) {
+                pv.push(win);
+                break;
+            }
+        }
+    }
+    for (mv, undo) in undos.into_iter().rev() {
+        pos.undo_move(mv, undo);
+    }
+    Some((plies, pv))
+}
+
+struct Walk<'a> {
+    solver: &'a Solver,
+    memo: Memo,
+    on_path: FxHashSet<u64>,
+}
+
+impl Walk<'_> {
+    fn proven(&self, pos: &Position) -> bool {
+        self.solver
+            .table
+            .get(self.solver.key(pos))
+            .is_some_and(|e| e.pn == 0)
+    }
+
+    fn length(&mut self, pos: &mut Position, depth: usize) -> Option<u32> {
+        let key = self.solver.key(pos);
+        if let Some(known) = self.memo.get(&key) {
+            return known.map(|(plies, _)| plies);
+        }
+        if depth > MAX_DEPTH || !self.on_path.insert(key) {
+            return None;
+        }
+        let attacker = self.solver.attacker;
+        let or_node = pos.to_move() == attacker;
+        let mut moves = MoveList::new();
+        pos.generate_moves(&mut moves);
+        let mut best: Option<(u32, Move)> = None;
+        for &mv in moves.iter() {
+            let undo = pos.do_move(mv);
+            let plies = if let Some(result) = pos.result() {
+                (result.winner() == Some(attacker)).then_some(1)
+            } else if pos.is_threefold() {
+                None
+            } else if !or_node && win_in_one(pos).is_some() {
+                Some(2)
+            } else if self.proven(pos) && (!or_node || threatens_after(pos)) {
+                self.length(pos, depth + 1).map(|n| n + 1)
+            } else {
+                None
+            };
+            pos.undo_move(mv, undo);
+            if or_node {
+                if let Some(n) = plies {
+                    if best.is_none_or(|(b, _)| n < b) {
+                        best = Some((n, mv));
+                    }
+                }
+            } else {
+                match plies {
+                    None => {
+                        best = None;
+                        break;
+                    }
+                    Some(n) => {
+                        if best.is_none_or(|(b, _)| n > b) {
+                            best = Some((n, mv));
+                        }
+                    }
+                }
+            }
+        }
+        self.on_path.remove(&key);
+        self.memo.insert(key, best);
+        best.map(|(plies, _)| plies)
+    }
+}

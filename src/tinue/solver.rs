@@ -1,0 +1,485 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) over attacker taks and every defence.
+//!
+//! Values are kept from the attacker's view: `pn` is how many leaves still need proving for the
+//! attacker to win, `dn` how many for the defender to hold. An attacker node takes the least `pn`
+//! of its children and the sum of their `dn`; a defender node the reverse. Children live on one
+//! preallocated stack (move, child key, values, whether the value is final), so the loop
+//! allocates nothing per node.
+//!
+//! A repetition is no win for the attacker (a win through it has a shorter one without it);
+//! such a disproof holds on its path only, so it is flagged up the tree and never stored, and a
+//! root disproof that needs one is reported as unknown.
+
+use super::proof;
+use super::table::{Entry, Table, INF};
+use crate::core::{Color, Move, MoveList, PieceKind, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Deepest line the solver follows; a line cut here makes a disproof unknown, never false.
+pub const MAX_DEPTH: usize = 200;
+/// The stop flag, clock and node budget are read every this many nodes.
+const CHECK_EVERY: u64 = 8;
+/// Keys of the search where Black attacks are changed by this, so a table shared by the two
+/// searches of [`Solver::solve`] never mixes attacker and defender values of one position.
+const BLACK_ATTACKS: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// When to give up without a verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Nodes (positions expanded), if bounded.
+    pub nodes: Option<u64>,
+    /// Wall-clock time, if bounded.
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// A node budget only.
+    pub fn nodes(nodes: u64) -> Budget {
+        Budget {
+            nodes: Some(nodes),
+            time: None,
+        }
+    }
+
+    /// A time budget only.
+    pub fn time(time: Duration) -> Budget {
+        Budget {
+            nodes: None,
+            time: Some(time),
+        }
+    }
+}
+
+/// What the solver found for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Tinue: the side to move forces a road (or flat win) in `plies` plies at most, counting
+    /// its winning move; `pv` is the forcing line, the defence chosen as the longest.
+    Win {
+        /// Plies to the end of the game along the proof.
+        plies: u32,
+        /// The line, from the root.
+        pv: Vec<Move>,
+    },
+    /// Every move of the side to move loses to the opponent's tinue, in `plies` plies at most.
+    Loss {
+        /// Plies to the end of the game along the proof.
+        plies: u32,
+        /// The longest defence and the opponent's forcing answer.
+        pv: Vec<Move>,
+    },
+    /// Disproved: the side to move has no forcing sequence of taks (no tinue), and no loss was
+    /// proven (the opponent's tinue, when it has a threat, was disproved too or not proven).
+    NoTinue,
+    /// The budget ended (or stop came) before a proof or a disproof.
+    Unknown,
+    /// The game is already over; nothing to solve.
+    Finished,
+}
+
+/// A verdict with the effort it took.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// Positions expanded.
+    pub nodes: u64,
+    /// Wall-clock time spent.
+    pub elapsed: Duration,
+    /// Per mille of the table in use at the end.
+    pub hashfull: u32,
+}
+
+impl Outcome {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// One child on the stack.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Child {
+    pub mv: Move,
+    pub key: u64,
+    pub pn: u32,
+    pub dn: u32,
+    /// The value is settled (by the rules: a game end, a road in one, a repetition; or by a
+    /// path-dependent disproof below) and is not looked up again.
+    pub fixed: bool,
+    /// The value is a disproof that holds only on the current path (a repetition below).
+    pub path: bool,
+}
+
+/// The tinue solver; keep one and call [`Solver::solve`] for each position.
+pub struct Solver {
+    pub(super) table: Table,
+    children: Vec<Child>,
+    move_lists: Vec<MoveList>,
+    pub(super) attacker: Color,
+    pub(super) key_mask: u64,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+}
+
+impl Solver {
+    /// A solver whose table takes about `hash_mb` megabytes, reserved now.
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver {
+            table: Table::new(hash_mb),
+            children: Vec::with_capacity(MAX_DEPTH * 64),
+            move_lists: (0..=MAX_DEPTH).map(|_| MoveList::new()).collect(),
+            attacker: Color::White,
+            key_mask: 0,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            aborted: false,
+        }
+    }
+
+    /// Solves `pos` for the side to move: first whether it has a tinue; if that is disproved and
+    /// the opponent has a road threat, whether every move loses. Returns within about 20 ms of
+    /// `stop` being set or the budget running out (then `Verdict::Unknown`, unless a verdict was
+    /// reached).
+    pub fn solve(&mut self, pos: &Position, budget: Budget, stop: &AtomicBool) -> Outcome {
+        let start = Instant::now();
+        self.nodes = 0;
+        self.node_limit = budget.nodes.unwrap_or(u64::MAX);
+        self.deadline = budget.time.map(|t| start + t);
+        self.aborted = false;
+        self.table.clear();
+        let mut pos = pos.clone();
+        let verdict = self.verdict(&mut pos, stop);
+        Outcome {
+            verdict,
+            nodes: self.nodes,
+            elapsed: start.elapsed(),
+            hashfull: self.table.permille(),
+        }
+    }
+
+    fn verdict(&mut self, pos: &mut Position, stop: &AtomicBool) -> Verdict {
+        if pos.result().is_some() {
+            return Verdict::Finished;
+        }
+        let me = pos.to_move();
+        if let Some(mv) = win_in_one(pos) {
+            return Verdict::Win {
+                plies: 1,
+                pv: vec![mv],
+            };
+        }
+        match self.prove(pos, me, stop) {
+            Some(true) => {
+                return match proof::line(self, pos) {
+                    Some((plies, pv)) => Verdict::Win { plies, pv },
+                    None => {
+                        log::warn!("tinue: a proof did not survive the re-walk");
+                        Verdict::Unknown
+                    }
+                }
+            }
+            None => return Verdict::Unknown,
+            Some(false) => {}
+        }
+        if !opponent_threatens(pos) {
+            return Verdict::NoTinue;
+        }
+        match self.prove(pos, !me, stop) {
+            Some(true) => match proof::line(self, pos) {
+                Some((plies, pv)) => Verdict::Loss { plies, pv },
+                None => Verdict::NoTinue,
+            },
+            _ => Verdict::NoTinue,
+        }
+    }
+
+    /// Runs df-pn from `pos` with `attacker` as the OR player: `Some(true)` proved,
+    /// `Some(false)` disproved (and not through a path-dependent value), `None` unknown.
+    fn prove(&mut self, pos: &mut Position, attacker: Color, stop: &AtomicBool) -> Option<bool> {
+        self.attacker = attacker;
+        self.key_mask = if attacker == Color::Black {
+            BLACK_ATTACKS
+        } else {
+            0
+        };
+        self.children.clear();
+        let (pn, dn, path) = self.mid(pos, INF, INF, 0, stop);
+        if self.aborted {
+            return None;
+        }
+        if pn == 0 {
+            Some(true)
+        } else if dn == 0 && !path {
+            Some(false)
+        } else {
+            log::debug!("tinue: pn {pn} dn {dn}, path-dependent {path}");
+            None
+        }
+    }
+
+    /// The table key of the position.
+    #[inline]
+    pub(super) fn key(&self, pos: &Position) -> u64 {
+        pos.hash() ^ self.key_mask
+    }
+
+    fn out_of_budget(&mut self, stop: &AtomicBool) -> bool {
+        if stop.load(Ordering::Relaxed)
+            || self.nodes >= self.node_limit
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Multiple-iterative deepening: expands `pos` until its `pn` reaches `th_pn` or its `dn`
+    /// reaches `th_dn` (or the budget ends), and returns its values and whether they are a
+    /// disproof that holds only on this path (it went through a repetition or the depth cap;
+    /// such a disproof is not stored, and the parent keeps it only while it is expanded).
+    fn mid(
+        &mut self,
+        pos: &mut Position,
+        th_pn: u32,
+        th_dn: u32,
+        ply: usize,
+        stop: &AtomicBool,
+    ) -> (u32, u32, bool) {
+        self.nodes += 1;
+        if (self.nodes == 1 || self.nodes.is_multiple_of(CHECK_EVERY)) && self.out_of_budget(stop) {
+            return (1, 1, false);
+        }
+        let key = self.key(pos);
+        if let Some(e) = self.table.get(key) {
+            if e.pn >= th_pn || e.dn >= th_dn {
+                return (e.pn, e.dn, false);
+            }
+        }
+        if ply >= MAX_DEPTH {
+            return (INF, 0, true);
+        }
+        let start_nodes = self.nodes;
+        let or_node = pos.to_move() == self.attacker;
+        let base = self.children.len();
+        self.expand(pos, or_node, ply);
+        let end = self.children.len();
+        let (mut pn, mut dn);
+        loop {
+            // Refresh the children not settled by the rules from the table.
+            for i in base..end {
+                let c = self.children[i];
+                if !c.fixed {
+                    if let Some(e) = self.table.get(c.key) {
+                        self.children[i].pn = e.pn;
+                        self.children[i].dn = e.dn;
+                    }
+                }
+            }
+            let kids = &self.children[base..end];
+            let (best, second) = if or_node {
+                pn = kids.iter().map(|c| c.pn).min().unwrap_or(INF);
+                dn = sum(kids.iter().map(|c| c.dn));
+                best_two(kids, |c| c.pn)
+            } else {
+                pn = sum(kids.iter().map(|c| c.pn));
+                dn = kids.iter().map(|c| c.dn).min().unwrap_or(0);
+                best_two(kids, |c| c.dn)
+            };
+            if pn >= th_pn || dn >= th_dn || self.aborted {
+                break;
+            }
+            let c = self.children[base + best];
+            let (c_th_pn, c_th_dn) = if or_node {
+                (
+                    th_pn.min(second.saturating_add(1)),
+                    (th_dn - dn).saturating_add(c.dn).min(INF),
+                )
+            } else {
+                (
+                    (th_pn - pn).saturating_add(c.pn).min(INF),
+                    th_dn.min(second.saturating_add(1)),
+                )
+            };
+            let undo = pos.do_move(c.mv);
+            let (cpn, cdn, path) = self.mid(pos, c_th_pn, c_th_dn, ply + 1, stop);
+            pos.undo_move(c.mv, undo);
+            let child = &mut self.children[base + best];
+            child.pn = cpn;
+            child.dn = cdn;
+            if path {
+                child.fixed = true;
+                child.path = true;
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        // A disproof is path-dependent when it needs a path-dependent child: at an attacker
+        // node any of them (all are disproved), at a defender node all the disproving ones.
+        let kids = &self.children[base..end];
+        let path = dn == 0
+            && if or_node {
+                kids.iter().any(|c| c.path)
+            } else {
+                kids.iter().filter(|c| c.dn == 0).all(|c| c.path)
+            };
+        self.children.truncate(base);
+        if !self.aborted && !path {
+            let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
+            self.table.store(key, Entry { pn, dn, work });
+        }
+        (pn, dn, path)
+    }
+
+    /// Pushes the node's children: at an attacker node its wins and taks, at a defender node
+    /// every legal move; each with its value if the rules settle it.
+    fn expand(&mut self, pos: &mut Position, or_node: bool, ply: usize) {
+        let mut list = std::mem::take(&mut self.move_lists[ply]);
+        list.clear();
+        pos.generate_moves(&mut list);
+        for &mv in list.iter() {
+            let undo = pos.do_move(mv);
+            let child = self.child(pos, mv, or_node);
+            pos.undo_move(mv, undo);
+            if let Some(child) = child {
+                self.children.push(child);
+            }
+        }
+        self.move_lists[ply] = list;
+    }
+
+    /// The child reached by `mv` (already played), or `None` for an attacker move that is
+    /// neither a win nor a tak.
+    #[inline]
+    pub(super) fn child(&mut self, pos: &mut Position, mv: Move, or_node: bool) -> Option<Child> {
+        let key = self.key(pos);
+        let settled = |win: bool| Child {
+            mv,
+            key,
+            pn: if win { 0 } else { INF },
+            dn: if win { INF } else { 0 },
+            fixed: true,
+            path: false,
+        };
+        if let Some(result) = pos.result() {
+            let win = result.winner() == Some(self.attacker);
+            return if or_node && !win {
+                None
+            } else {
+                Some(settled(win))
+            };
+        }
+        if pos.repetitions() > 0 {
+            // A win through a repeated position has a shorter one without it; so the position
+            // counts as no win here, a verdict that holds on this path only.
+            return Some(Child {
+                path: true,
+                ..settled(false)
+            });
+        }
+        if or_node {
+            // The attacker's move must leave a win in one (a road, or flats).
+            if !threatens_after(pos) {
+                return None;
+            }
+        } else if win_in_one(pos).is_some() {
+            return Some(settled(true));
+        }
+        Some(Child {
+            mv,
+            key,
+            pn: 1,
+            dn: 1,
+            fixed: false,
+            path: false,
+        })
+    }
+}
+
+/// A move that wins at once for the side to move: a road, or the placement that ends the game
+/// on flats (the last empty square, or the mover's last piece) with the mover ahead, komi
+/// counted. Only placements end a game on flats, so one look at the counts settles it.
+#[inline]
+pub(super) fn win_in_one(pos: &Position) -> Option<Move> {
+    if let Some(mv) = pos.road_win() {
+        return Some(mv);
+    }
+    let me = pos.to_move();
+    let empty = pos.empty();
+    let pieces = pos.stones(me) + pos.capstones(me);
+    if pos.is_opening() || pieces == 0 || (empty.count() != 1 && pieces != 1) {
+        return None;
+    }
+    let sq = empty.first()?;
+    let kind = if pos.stones(me) > 0 {
+        PieceKind::Flat
+    } else {
+        PieceKind::Cap
+    };
+    let (mut white, mut black) = pos.flat_counts();
+    if kind == PieceKind::Flat {
+        match me {
+            Color::White => white += 1,
+            Color::Black => black += 1,
+        }
+    }
+    let margin = 2 * (white as i32 - black as i32) - pos.half_komi();
+    let winner = match margin.signum() {
+        1 => Color::White,
+        -1 => Color::Black,
+        _ => return None,
+    };
+    (winner == me).then(|| Move::place(sq, kind))
+}
+
+/// Whether the side that just moved would win at once (a road, or a flat ending in its favour)
+/// if it moved again: what makes an attacker's move a threat.
+#[inline]
+pub(super) fn threatens_after(pos: &mut Position) -> bool {
+    pos.do_null_move();
+    let threat = win_in_one(pos).is_some();
+    pos.undo_null_move();
+    threat
+}
+
+/// Whether the opponent of the side to move wins at once if it may move now.
+fn opponent_threatens(pos: &mut Position) -> bool {
+    threatens_after(pos)
+}
+
+/// Sum of proof or disproof numbers: `INF` if any term is, else capped just below it.
+#[inline]
+fn sum(values: impl Iterator<Item = u32>) -> u32 {
+    let mut total: u32 = 0;
+    for v in values {
+        if v >= INF {
+            return INF;
+        }
+        total = total.saturating_add(v);
+    }
+    total.min(INF - 1)
+}
+
+/// The index of the child with the least `value` and the second least value.
+#[inline]
+fn best_two(kids: &[Child], value: impl Fn(&Child) -> u32) -> (usize, u32) {
+    let mut best = 0;
+    let mut best_value = INF;
+    let mut second = INF;
+    for (i, c) in kids.iter().enumerate() {
+        let v = value(c);
+        if v < best_value {
+            second = best_value;
+            best_value = v;
+            best = i;
+        } else if v < second {
+            second = v;
+        }
+    }
+    (best, second)
+}

@@ -1,27 +1,21 @@
-//! The flags both tuners take alike (`menhir tune`, `menhir tune-policy`): the validation
-//! split, the seed, the pull toward the start, the threads; their checks and the thread pool.
+//! The settings both tuners take alike (`menhir tune-eval`, `menhir tune-policy`): the
+//! validation split, the seed, the pull toward the start, the threads; their checks and the
+//! thread pool.
 
-use clap::Args;
-
-/// Flags shared by the tuners.
-#[derive(Args, Debug, Clone)]
-pub struct FitFlags {
+/// Settings both tuners take alike (from `commands::FitFlags`).
+#[derive(Debug, Clone)]
+pub struct FitSettings {
     /// Fraction of the positions held out for validation.
-    #[arg(long, default_value_t = 0.1)]
     pub validation: f64,
     /// Seed of the validation split and the batch order.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Pull toward the starting weights (ridge around them): keeps the weights of features
-    /// that fire in few positions near their start. 0 fits freely.
-    #[arg(long, default_value_t = 0.0)]
+    /// Pull toward the starting weights (ridge around them); 0 fits freely.
     pub l2: f64,
     /// Worker threads (default: one per core).
-    #[arg(long)]
     pub threads: Option<usize>,
 }
 
-impl FitFlags {
+impl FitSettings {
     /// A one-line error for a flag out of its range.
     pub fn check(&self) -> Result<(), String> {
         if !(0.0..1.0).contains(&self.validation) {

@@ -1,0 +1,34 @@
+//! The flags both tuners take alike (`menhir tune-eval`, `menhir tune-policy`), flattened into
+//! each, turned into a plain `train::fit_settings::FitSettings`.
+
+use crate::train::fit_settings::FitSettings;
+use clap::Args;
+
+/// Flags shared by the tuners.
+#[derive(Args, Debug, Clone)]
+pub struct FitFlags {
+    /// Fraction of the positions held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub validation: f64,
+    /// Seed of the validation split and the batch order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Pull toward the starting weights (ridge around them): keeps the weights of features
+    /// that fire in few positions near their start. 0 fits freely.
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+}
+
+impl From<FitFlags> for FitSettings {
+    fn from(flags: FitFlags) -> Self {
+        FitSettings {
+            validation: flags.validation,
+            seed: flags.seed,
+            l2: flags.l2,
+            threads: flags.threads.map(|n| n as usize),
+        }
+    }
+}

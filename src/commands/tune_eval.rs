@@ -3,23 +3,14 @@
 use super::FitFlags;
 use crate::train::TuneConfig;
 use clap::Args;
-use std::path::PathBuf;
 
 /// Flags of `menhir tune-eval`.
 #[derive(Args, Debug, Clone)]
 pub struct TuneEvalArgs {
-    /// Data files written by `menhir datagen` (one position per line).
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    /// Board size whose positions are used and whose weights are fitted.
-    #[arg(long, default_value_t = 6)]
-    pub size: usize,
-    /// The weights file to write (through a temporary file, renamed when complete).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Starting weights (default: the built-in ones of --size).
-    #[arg(long)]
-    pub init: Option<PathBuf>,
+    /// The data, size, output and starting files, validation split, seed, pull toward the
+    /// start, threads.
+    #[command(flatten)]
+    pub fit: FitFlags,
     /// Weight of the game result in the label; the rest is sigmoid(score / K).
     #[arg(long, default_value_t = 0.5)]
     pub lambda: f64,
@@ -32,18 +23,11 @@ pub struct TuneEvalArgs {
     /// Adam step size (about the largest change of a weight per step, in centi-flats).
     #[arg(long, default_value_t = 1.0)]
     pub lr: f64,
-    /// Validation split, seed, pull toward the start, threads.
-    #[command(flatten)]
-    pub fit: FitFlags,
 }
 
 impl From<TuneEvalArgs> for TuneConfig {
     fn from(args: TuneEvalArgs) -> Self {
         TuneConfig {
-            files: args.files,
-            size: args.size,
-            out: args.out,
-            init: args.init,
             lambda: args.lambda,
             epochs: args.epochs as usize,
             batch: args.batch as usize,

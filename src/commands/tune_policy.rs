@@ -3,23 +3,14 @@
 use super::FitFlags;
 use crate::train::TunePolicyConfig;
 use clap::Args;
-use std::path::PathBuf;
 
 /// Flags of `menhir tune-policy`.
 #[derive(Args, Debug, Clone)]
 pub struct TunePolicyArgs {
-    /// Data files written by `menhir datagen` with chosen moves (six fields a line).
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    /// Board size whose positions are used and whose policy is fitted.
-    #[arg(long, default_value_t = 6)]
-    pub size: usize,
-    /// The policy weights file to write (through a temporary file, renamed when complete).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Starting weights: a fitted policy file (with its `units` line). Default: zero.
-    #[arg(long)]
-    pub init: Option<PathBuf>,
+    /// The data, size, output and starting files, validation split, seed, pull toward the
+    /// start, threads.
+    #[command(flatten)]
+    pub fit: FitFlags,
     /// Ordering units per logit in the file written: how much one logit weighs against the
     /// history table (whose values stay within ±16384).
     #[arg(long, default_value_t = 1000.0)]
@@ -33,18 +24,11 @@ pub struct TunePolicyArgs {
     /// Adam step size, in logits.
     #[arg(long, default_value_t = 0.01)]
     pub lr: f64,
-    /// Validation split, seed, pull toward the start, threads.
-    #[command(flatten)]
-    pub fit: FitFlags,
 }
 
 impl From<TunePolicyArgs> for TunePolicyConfig {
     fn from(args: TunePolicyArgs) -> Self {
         TunePolicyConfig {
-            files: args.files,
-            size: args.size,
-            out: args.out,
-            init: args.init,
             units: args.units,
             epochs: args.epochs as usize,
             batch: args.batch as usize,

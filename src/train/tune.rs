@@ -13,22 +13,12 @@ use super::fit_settings::FitSettings;
 use super::load::load;
 use super::loss::{fit_k, loss};
 use crate::common::{today, AtomicFile};
-use crate::core::check_size;
 use crate::search::EvalWeights;
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// Settings of `menhir tune-eval` (built from its flags in `commands`).
 #[derive(Debug, Clone)]
 pub struct TuneConfig {
-    /// Data files written by `menhir datagen` (one position per line).
-    pub files: Vec<PathBuf>,
-    /// Board size whose positions are used and whose weights are fitted.
-    pub size: usize,
-    /// The weights file to write (through a temporary file, renamed when complete).
-    pub out: PathBuf,
-    /// Starting weights (default: the built-in ones of --size).
-    pub init: Option<PathBuf>,
     /// Weight of the game result in the label; the rest is sigmoid(score / K).
     pub lambda: f64,
     /// Passes over the training positions.
@@ -37,12 +27,11 @@ pub struct TuneConfig {
     pub batch: usize,
     /// Adam step size (about the largest change of a weight per step, in centi-flats).
     pub lr: f64,
-    /// Validation split, seed, pull toward the start, threads.
+    /// The data, size, output and starting files, validation split, seed, pull, threads.
     pub fit: FitSettings,
 }
 
 fn check(config: &TuneConfig) -> Result<(), String> {
-    check_size(config.size)?;
     if !(0.0..=1.0).contains(&config.lambda) {
         return Err(format!("--lambda {} is not within 0..1", config.lambda));
     }
@@ -58,22 +47,14 @@ fn check(config: &TuneConfig) -> Result<(), String> {
 
 /// The starting weights: `--init` or the built-in ones.
 fn starting_weights(config: &TuneConfig) -> Result<EvalWeights, String> {
-    let Some(path) = &config.init else {
+    let Some(path) = &config.fit.init else {
         // A copy through the text form: the evaluation's interface has no other constructor.
-        return EvalWeights::parse(&EvalWeights::builtin(config.size).to_text(&[]));
+        return EvalWeights::parse(&EvalWeights::builtin(config.fit.size).to_text(&[]));
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let weights = EvalWeights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if weights.size() != config.size {
-        return Err(format!(
-            "{} holds {}x{} weights, --size is {}",
-            path.display(),
-            weights.size(),
-            weights.size(),
-            config.size
-        ));
-    }
+    config.fit.check_init_size(path, weights.size())?;
     Ok(weights)
 }
 
@@ -86,10 +67,10 @@ pub(super) fn command_line() -> String {
 pub fn tune(config: &TuneConfig) -> Result<(), String> {
     check(config)?;
     let mut weights = starting_weights(config)?;
-    let mut out = AtomicFile::create(&config.out)?;
+    let mut out = AtomicFile::create(&config.fit.out)?;
     let pool = config.fit.pool()?;
     let started = Instant::now();
-    let mut loaded = pool.install(|| load(&config.files, config.size))?;
+    let mut loaded = pool.install(|| load(&config.fit.files, config.fit.size))?;
     for f in &loaded.files {
         eprintln!(
             "tune: {}: {} lines, {} used, {} of other sizes, {} malformed",
@@ -107,11 +88,11 @@ pub fn tune(config: &TuneConfig) -> Result<(), String> {
     eprintln!(
         "tune: {} positions of size {} read and traced in {:.1} s",
         data.len(),
-        config.size,
+        config.fit.size,
         started.elapsed().as_secs_f64()
     );
 
-    let features = EvalWeights::feature_names(config.size).len();
+    let features = EvalWeights::feature_names(config.fit.size).len();
     let mut w: Vec<f64> = (0..features)
         .flat_map(|j| weights.get(j).map(f64::from))
         .collect();
@@ -182,7 +163,7 @@ pub fn tune(config: &TuneConfig) -> Result<(), String> {
     out.finish()?;
     eprintln!(
         "tune: wrote {} in {:.1} s",
-        config.out.display(),
+        config.fit.out.display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())

@@ -14,22 +14,12 @@ use super::load::{read_files, Parsed};
 use super::policy_set::{PolicyRow, PolicySet};
 use super::tune::command_line;
 use crate::common::{today, AtomicFile};
-use crate::core::check_size;
 use crate::search::policy::PolicyWeights;
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// Settings of `menhir tune-policy` (built from its flags in `commands`).
 #[derive(Debug, Clone)]
 pub struct TunePolicyConfig {
-    /// Data files written by `menhir datagen` with chosen moves (six fields a line).
-    pub files: Vec<PathBuf>,
-    /// Board size whose positions are used and whose policy is fitted.
-    pub size: usize,
-    /// The policy weights file to write (through a temporary file, renamed when complete).
-    pub out: PathBuf,
-    /// Starting weights: a fitted policy file (with its `units` line). Default: zero.
-    pub init: Option<PathBuf>,
     /// Ordering units per logit in the file written: how much one logit weighs against the
     /// history table (whose values stay within ±16384).
     pub units: f64,
@@ -39,12 +29,11 @@ pub struct TunePolicyConfig {
     pub batch: usize,
     /// Adam step size, in logits.
     pub lr: f64,
-    /// Validation split, seed, pull toward the start, threads.
+    /// The data, size, output and starting files, validation split, seed, pull, threads.
     pub fit: FitSettings,
 }
 
 fn check(config: &TunePolicyConfig) -> Result<(), String> {
-    check_size(config.size)?;
     config.fit.check()?;
     if config.epochs == 0 || config.batch == 0 {
         return Err("--epochs and --batch must be at least 1".into());
@@ -59,22 +48,14 @@ fn check(config: &TunePolicyConfig) -> Result<(), String> {
 
 /// The starting logits: `--init` divided by its units, or zero.
 fn starting_logits(config: &TunePolicyConfig) -> Result<Vec<f64>, String> {
-    let features = PolicyWeights::feature_names(config.size).len();
-    let Some(path) = &config.init else {
+    let features = PolicyWeights::feature_names(config.fit.size).len();
+    let Some(path) = &config.fit.init else {
         return Ok(vec![0.0; features]);
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let weights = PolicyWeights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if weights.size() != config.size {
-        return Err(format!(
-            "{} holds {}x{} weights, --size is {}",
-            path.display(),
-            weights.size(),
-            weights.size(),
-            config.size
-        ));
-    }
+    config.fit.check_init_size(path, weights.size())?;
     let units = weights.units().ok_or_else(|| {
         format!(
             "{}: no `units` line (hand-set weights are no logits to start from)",
@@ -90,15 +71,15 @@ fn starting_logits(config: &TunePolicyConfig) -> Result<Vec<f64>, String> {
 pub fn tune_policy(config: &TunePolicyConfig) -> Result<(), String> {
     check(config)?;
     let mut w = starting_logits(config)?;
-    let mut out = AtomicFile::create(&config.out)?;
+    let mut out = AtomicFile::create(&config.fit.out)?;
     let pool = config.fit.pool()?;
     let started = Instant::now();
     let mut data = PolicySet::new(w.len());
     let (files, examples) = pool.install(|| {
         read_files(
-            &config.files,
-            config.size,
-            |line| Parsed::of(line, config.size, |d| PolicyRow::of(&d)),
+            &config.fit.files,
+            config.fit.size,
+            |line| Parsed::of(line, config.fit.size, |d| PolicyRow::of(&d)),
             |row| data.push(&row),
         )
     })?;
@@ -118,14 +99,14 @@ pub fn tune_policy(config: &TunePolicyConfig) -> Result<(), String> {
     eprintln!(
         "tune-policy: {} positions of size {} read and traced in {:.1} s",
         data.len(),
-        config.size,
+        config.fit.size,
         started.elapsed().as_secs_f64()
     );
 
     let (train, validation) = split(data.len(), config.fit.validation, config.fit.seed);
     // Top-1 accuracy does not depend on the scale, so the built-in (perhaps hand-set) weights
     // compare directly.
-    let builtin = PolicyWeights::builtin(config.size);
+    let builtin = PolicyWeights::builtin(config.fit.size);
     let builtin: Vec<f64> = (0..w.len()).map(|i| f64::from(builtin.get(i))).collect();
     let (_, builtin_accuracy) = pool.install(|| data.evaluate(&validation, &builtin));
     let (start_loss, start_accuracy) = pool.install(|| data.evaluate(&validation, &w));
@@ -160,7 +141,7 @@ pub fn tune_policy(config: &TunePolicyConfig) -> Result<(), String> {
         },
     );
 
-    let mut weights = PolicyWeights::zero(config.size)?;
+    let mut weights = PolicyWeights::zero(config.fit.size)?;
     weights.set_units(config.units)?;
     for (i, &logit) in w.iter().enumerate() {
         let max = f64::from(crate::search::policy::MAX_WEIGHT);
@@ -196,7 +177,7 @@ pub fn tune_policy(config: &TunePolicyConfig) -> Result<(), String> {
     out.finish()?;
     eprintln!(
         "tune-policy: wrote {} in {:.1} s",
-        config.out.display(),
+        config.fit.out.display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())

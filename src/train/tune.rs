@@ -10,9 +10,9 @@
 
 use super::fit::{fit, split, FitOptions};
 use super::fit_settings::FitSettings;
-use super::load::load;
+use super::load::{data_header, load, print_counts};
 use super::loss::{fit_k, loss};
-use crate::common::{today, AtomicFile};
+use crate::common::AtomicFile;
 use crate::search::EvalWeights;
 use std::time::Instant;
 
@@ -58,11 +58,6 @@ fn starting_weights(config: &TuneConfig) -> Result<EvalWeights, String> {
     Ok(weights)
 }
 
-/// The command line as typed (for the header).
-pub(super) fn command_line() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
-}
-
 /// Runs `menhir tune-eval`: progress on stderr, the weights in `--out`.
 pub fn tune(config: &TuneConfig) -> Result<(), String> {
     check(config)?;
@@ -71,19 +66,7 @@ pub fn tune(config: &TuneConfig) -> Result<(), String> {
     let pool = config.fit.pool()?;
     let started = Instant::now();
     let mut loaded = pool.install(|| load(&config.fit.files, config.fit.size))?;
-    for f in &loaded.files {
-        eprintln!(
-            "tune: {}: {} lines, {} used, {} of other sizes, {} malformed",
-            f.path.display(),
-            f.lines,
-            f.used,
-            f.other_size,
-            f.malformed
-        );
-    }
-    for example in &loaded.examples {
-        eprintln!("tune: malformed: {example}");
-    }
+    print_counts("tune", &loaded.files, &loaded.examples);
     let data = &mut loaded.data;
     eprintln!(
         "tune: {} positions of size {} read and traced in {:.1} s",
@@ -135,18 +118,7 @@ pub fn tune(config: &TuneConfig) -> Result<(), String> {
     }
     // The weights were fitted to sigmoid(eval / K): the engine's `wdl` reads K back from the file.
     weights.set_logistic_scale(k)?;
-    let mut header = vec![
-        format!("written by: {}", command_line()),
-        format!("date: {}", today()),
-    ];
-    for f in &loaded.files {
-        header.push(format!(
-            "data: {} ({} lines, {} used)",
-            f.path.display(),
-            f.lines,
-            f.used
-        ));
-    }
+    let mut header = data_header(&loaded.files);
     header.push(format!(
         "K {k:.1}, lambda {}, l2 {}, {} training and {} validation positions, {} epochs",
         config.lambda,

@@ -10,10 +10,9 @@
 
 use super::fit::{adam_fit, split, Schedule};
 use super::fit_settings::FitSettings;
-use super::load::{read_files, Parsed};
+use super::load::{data_header, print_counts, read_files, Parsed};
 use super::policy_set::{PolicyRow, PolicySet};
-use super::tune::command_line;
-use crate::common::{today, AtomicFile};
+use crate::common::AtomicFile;
 use crate::search::policy::PolicyWeights;
 use std::time::Instant;
 
@@ -83,19 +82,7 @@ pub fn tune_policy(config: &TunePolicyConfig) -> Result<(), String> {
             |row| data.push(&row),
         )
     })?;
-    for f in &files {
-        eprintln!(
-            "tune-policy: {}: {} lines, {} used, {} of other sizes, {} malformed",
-            f.path.display(),
-            f.lines,
-            f.used,
-            f.other_size,
-            f.malformed
-        );
-    }
-    for example in &examples {
-        eprintln!("tune-policy: malformed: {example}");
-    }
+    print_counts("tune-policy", &files, &examples);
     eprintln!(
         "tune-policy: {} positions of size {} read and traced in {:.1} s",
         data.len(),
@@ -147,18 +134,7 @@ pub fn tune_policy(config: &TunePolicyConfig) -> Result<(), String> {
         let max = f64::from(crate::search::policy::MAX_WEIGHT);
         weights.set(i, (logit * config.units).round().clamp(-max, max) as i32);
     }
-    let mut header = vec![
-        format!("written by: {}", command_line()),
-        format!("date: {}", today()),
-    ];
-    for f in &files {
-        header.push(format!(
-            "data: {} ({} lines, {} used)",
-            f.path.display(),
-            f.lines,
-            f.used
-        ));
-    }
+    let mut header = data_header(&files);
     header.push(format!(
         "{} training and {} validation positions, {} epochs, batch {}, lr {}, l2 {}, {} units a logit",
         train.len(),

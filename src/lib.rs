@@ -20,9 +20,10 @@
 //!   `common`, `shard`, `search` and `core`.
 //! - [`spsa`]: tuning the search parameters by SPSA over self-play games (`spsa`). Depends on
 //!   `matchrun`, `common`, `search` and `core`.
-//! - [`commands`]: the command-line tools `perft`, `bench`, `analyze`, `serve` and `report`
-//!   (each subcommand's clap type and glue). Depends on `tei`, `matchrun`, `train` (its data
-//!   format), `search` and `core`.
+//! - [`commands`]: every subcommand's clap type and glue; the flags of `match`, `datagen`,
+//!   `tune-eval`, `tune-policy` and `spsa` become the plain settings their modules take
+//!   (`MatchConfig`, `DatagenConfig`, `TuneConfig`, `TunePolicyConfig`, `SpsaConfig`), so no
+//!   clap type shapes the library. Depends on every module above.
 //!
 //! No module imports one that imports it back; `main` only parses the command line and
 //! dispatches.

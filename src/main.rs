@@ -2,11 +2,9 @@
 
 use clap::{Parser, Subcommand};
 use menhir::commands::{
-    AnalyzeArgs, AnnotateArgs, BenchArgs, PerftArgs, PlaytakArgs, ReportArgs, ServeArgs, TinueArgs,
+    AnalyzeArgs, AnnotateArgs, BenchArgs, DatagenArgs, MatchArgs, PerftArgs, PlaytakArgs,
+    ReportArgs, ServeArgs, SpsaArgs, TinueArgs, TuneEvalArgs, TunePolicyArgs,
 };
-use menhir::matchrun::MatchArgs;
-use menhir::spsa::SpsaArgs;
-use menhir::train::{DatagenArgs, TuneArgs, TunePolicyArgs};
 use std::process::ExitCode;
 
 /// Menhir, a Tak engine. With no subcommand it speaks TEI on stdin/stdout.
@@ -48,7 +46,7 @@ enum Command {
     Datagen(DatagenArgs),
     /// Fit one board size's evaluation weights to training data (`tune` is the old name).
     #[command(alias = "tune")]
-    TuneEval(TuneArgs),
+    TuneEval(TuneEvalArgs),
     /// Fit one board size's move-ordering policy to the moves chosen in training data.
     TunePolicy(TunePolicyArgs),
     /// Tune search parameters by SPSA over self-play games at a fast clock.
@@ -72,12 +70,12 @@ fn main() -> ExitCode {
         Command::Analyze(args) => menhir::commands::analyze(&args),
         Command::Annotate(args) => menhir::commands::annotate(&args),
         Command::Tinue(args) => menhir::commands::tinue(&args),
-        Command::Match(args) => menhir::matchrun::run(&args),
+        Command::Match(args) => menhir::matchrun::run(&args.into()),
         Command::Report(args) => menhir::commands::report(&args),
-        Command::Datagen(args) => menhir::train::datagen(&args),
-        Command::TuneEval(args) => menhir::train::tune(&args),
-        Command::TunePolicy(args) => menhir::train::tune_policy(&args),
-        Command::Spsa(args) => menhir::spsa::run(&args),
+        Command::Datagen(args) => menhir::train::datagen(&args.into()),
+        Command::TuneEval(args) => menhir::train::tune(&args.into()),
+        Command::TunePolicy(args) => menhir::train::tune_policy(&args.into()),
+        Command::Spsa(args) => menhir::spsa::run(&args.into()),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,8 +3,6 @@
 //! of the run's numbered items (opening pairs of a match, game seeds of datagen), so shards
 //! 0..N−1 together do exactly the items of the unsharded run, each once.
 
-use clap::Args;
-
 /// Part `index` of `count` (0 ≤ index < count). `Shard::WHOLE` is the unsharded run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Shard {
@@ -134,27 +132,24 @@ impl std::fmt::Display for Shard {
     }
 }
 
-/// The `--shard` and `--shard-count` flags, for any command that splits its work.
-#[derive(Args, Debug, Clone, Default)]
-pub struct ShardArgs {
-    /// Play only part K of N of the run (K from 0), `K/N`, or `auto` to read it from a Slurm
-    /// array (SLURM_ARRAY_TASK_ID/COUNT) or a Kubernetes indexed job (JOB_COMPLETION_INDEX).
-    #[arg(long, value_name = "K/N|auto")]
+/// What the `--shard` and `--shard-count` flags asked for, not yet resolved (the flags
+/// themselves are `commands::ShardArgs`).
+#[derive(Debug, Clone, Default)]
+pub struct ShardRequest {
+    /// `K/N`, or `auto` to read the scheduler's variables.
     pub shard: Option<String>,
-    /// The number of shards for `--shard auto` when the scheduler does not say
-    /// (JOB_COMPLETION_INDEX): the job's completions.
-    #[arg(long, value_name = "N")]
+    /// The number of shards for `auto` when the scheduler does not say.
     pub shard_count: Option<usize>,
 }
 
-impl ShardArgs {
+impl ShardRequest {
     /// The shard the flags name, reading the process environment for `auto`;
     /// [`Shard::WHOLE`] without `--shard`.
     pub fn resolve(&self) -> Result<Shard, String> {
         self.resolve_with(|name| std::env::var(name).ok())
     }
 
-    /// As [`ShardArgs::resolve`], with the environment looked up through `var`.
+    /// As [`ShardRequest::resolve`], with the environment looked up through `var`.
     pub fn resolve_with(&self, var: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
         match (self.shard.as_deref().map(str::trim), self.shard_count) {
             (None, None) => Ok(Shard::WHOLE),
@@ -296,7 +291,7 @@ mod tests {
 
     #[test]
     fn flags_resolve() {
-        let args = |shard: Option<&str>, count: Option<usize>| ShardArgs {
+        let args = |shard: Option<&str>, count: Option<usize>| ShardRequest {
             shard: shard.map(String::from),
             shard_count: count,
         };

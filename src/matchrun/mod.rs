@@ -16,11 +16,10 @@ pub mod tally;
 
 use crate::common::seed_from_clock;
 use crate::core::{komi_text, size_and_half_komi};
-use crate::shard::{Shard, ShardArgs};
-use clap::Args;
+use crate::shard::{Shard, ShardRequest};
 use clock::TimeControl;
 use engine::{ChildEngine, EngineSpec};
-use game::{play_game, GameOutcome, GameSettings, DEFAULT_MAX_PLIES};
+use game::{play_game, GameOutcome, GameSettings};
 use openings::{parse_openings, random_openings, Opening};
 use record::{game_record, RecordContext};
 use stats::{Sprt, SprtVerdict};
@@ -32,99 +31,88 @@ use std::thread;
 use std::time::Duration;
 use tally::Tally;
 
-/// Flags of `menhir match`.
-#[derive(Args, Debug, Clone)]
-pub struct MatchArgs {
+/// Settings of `menhir match` (built from its flags in `commands`).
+#[derive(Debug, Clone)]
+pub struct MatchConfig {
     /// An engine, twice: `name=NAME,cmd=PROGRAM[,args=ARGS][,option.NAME=VALUE...]`. Arguments
     /// are split on spaces; options are sent with `setoption` after the handshake.
-    #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<EngineSpec>,
     /// Board size, 3 to 8.
-    #[arg(long, default_value_t = 6)]
     pub size: usize,
     /// Komi in flats, in half steps (sent as HalfKomi = 2 × komi).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub komi: f64,
     /// Number of games.
-    #[arg(long, default_value_t = 100)]
     pub games: usize,
     /// Time control: base seconds + increment seconds.
-    #[arg(long, default_value = "10+0.1", conflicts_with = "movetime")]
     pub tc: TimeControl,
     /// A fixed time per move in milliseconds instead of a clock.
-    #[arg(long)]
     pub movetime: Option<u64>,
     /// Games played at once; each has its own engine processes.
-    #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Write every game to this PTN file.
-    #[arg(long)]
     pub ptn: Option<std::path::PathBuf>,
     /// Seed for random openings (default: from the clock, printed).
-    #[arg(long)]
     pub seed: Option<u64>,
     /// Openings file: one PTN move list or TPS per line; each is played twice, colours swapped.
-    #[arg(long, conflicts_with = "random_plies")]
     pub openings: Option<std::path::PathBuf>,
     /// Start each pair of games with this many random legal plies (from --seed).
-    #[arg(long)]
     pub random_plies: Option<usize>,
     /// Stop when a sequential probability ratio test decides: `elo0=0,elo1=5,alpha=0.05,beta=0.05`.
-    #[arg(long)]
     pub sprt: Option<Sprt>,
     /// Milliseconds past its clock before a silent engine is killed (the game is lost on time).
-    #[arg(long, default_value_t = 1000)]
     pub grace_ms: u64,
     /// Games reaching this many plies are drawn.
-    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
     /// Which part of the match to play (whole opening pairs; games keep their numbers).
-    #[command(flatten)]
-    pub shard: ShardArgs,
+    pub shard: ShardRequest,
 }
 
 /// Runs a match: progress on stderr, the summary on stdout.
-pub fn run(args: &MatchArgs) -> Result<(), String> {
-    let summary = run_match(args)?;
+pub fn run(config: &MatchConfig) -> Result<(), String> {
+    let summary = run_match(config)?;
     print!("{summary}");
     Ok(())
 }
 
 /// Checks the flags and builds the game settings.
-fn settings(args: &MatchArgs) -> Result<GameSettings, String> {
-    if args.engines.len() != 2 {
+fn settings(config: &MatchConfig) -> Result<GameSettings, String> {
+    if config.engines.len() != 2 {
         return Err(format!(
             "a match needs exactly two --engine, {} given",
-            args.engines.len()
+            config.engines.len()
         ));
     }
-    let half_komi = size_and_half_komi(args.size, args.komi)?;
-    if args.games == 0 || args.concurrency == 0 || args.max_plies == 0 {
+    let half_komi = size_and_half_komi(config.size, config.komi)?;
+    if config.games == 0 || config.concurrency == 0 || config.max_plies == 0 {
         return Err("--games, --concurrency and --max-plies must be at least 1".into());
     }
-    let time = match args.movetime {
+    let time = match config.movetime {
         Some(0) => return Err("--movetime must be at least 1 ms".into()),
         Some(ms) => TimeControl::MoveTime(Duration::from_millis(ms)),
-        None => args.tc,
+        None => config.tc,
     };
     Ok(GameSettings {
-        size: args.size,
+        size: config.size,
         half_komi,
         time,
-        grace: Duration::from_millis(args.grace_ms),
-        max_plies: args.max_plies,
+        grace: Duration::from_millis(config.grace_ms),
+        max_plies: config.max_plies,
     })
 }
 
 /// One opening per pair of games.
-fn openings(args: &MatchArgs, settings: &GameSettings, seed: u64) -> Result<Vec<Opening>, String> {
-    let pairs = args.games.div_ceil(2);
-    if let Some(path) = &args.openings {
+fn openings(
+    config: &MatchConfig,
+    settings: &GameSettings,
+    seed: u64,
+) -> Result<Vec<Opening>, String> {
+    let pairs = config.games.div_ceil(2);
+    if let Some(path) = &config.openings {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         return parse_openings(&text, settings.size, settings.half_komi);
     }
-    Ok(match args.random_plies {
+    Ok(match config.random_plies {
         Some(plies) => random_openings(settings.size, settings.half_komi, plies, pairs, seed),
         None => vec![Opening::default()],
     })
@@ -132,23 +120,23 @@ fn openings(args: &MatchArgs, settings: &GameSettings, seed: u64) -> Result<Vec<
 
 /// The shard to play and, in match order, the numbers (from 0) of its games: both games of
 /// each opening pair it owns. Every shard must draw the same openings, hence the checks.
-fn shard_games(args: &MatchArgs) -> Result<(Shard, Vec<usize>), String> {
-    let shard = args.shard.resolve()?;
+fn shard_games(config: &MatchConfig) -> Result<(Shard, Vec<usize>), String> {
+    let shard = config.shard.resolve()?;
     if shard.count > 1 {
-        if args.sprt.is_some() {
+        if config.sprt.is_some() {
             return Err(format!(
                 "--sprt cannot stop a shard ({shard}) early for the whole match; play the \
                  shards, then run `menhir report --sprt` over their PTN files"
             ));
         }
-        if args.random_plies.is_some() && args.seed.is_none() {
+        if config.random_plies.is_some() && config.seed.is_none() {
             return Err(format!(
                 "--shard {shard} with --random-plies needs --seed, so that every shard draws \
                  the same openings"
             ));
         }
     }
-    let games = (0..args.games).filter(|&g| shard.owns(g / 2)).collect();
+    let games = (0..config.games).filter(|&g| shard.owns(g / 2)).collect();
     Ok((shard, games))
 }
 
@@ -160,23 +148,23 @@ struct Finished {
 }
 
 /// Plays the match and returns the summary text.
-pub fn run_match(args: &MatchArgs) -> Result<String, String> {
-    let settings = settings(args)?;
-    let (shard, games) = shard_games(args)?;
-    let seed = args.seed.unwrap_or_else(seed_from_clock);
-    let openings = openings(args, &settings, seed)?;
-    let mut ptn = match &args.ptn {
+pub fn run_match(config: &MatchConfig) -> Result<String, String> {
+    let settings = settings(config)?;
+    let (shard, games) = shard_games(config)?;
+    let seed = config.seed.unwrap_or_else(seed_from_clock);
+    let openings = openings(config, &settings, seed)?;
+    let mut ptn = match &config.ptn {
         Some(path) => {
             Some(File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?)
         }
         None => None,
     };
     // Start every process before the first game, so a wrong command fails the match at once.
-    let workers = args.concurrency.min(games.len());
+    let workers = config.concurrency.min(games.len());
     let mut pairs = Vec::with_capacity(workers);
     for _ in 0..workers {
         let mut pair = Vec::with_capacity(2);
-        for spec in &args.engines {
+        for spec in &config.engines {
             let engine = ChildEngine::start(spec, settings.half_komi)
                 .map_err(|e| format!("engine {}: {e}", spec.name))?;
             pair.push(engine);
@@ -186,19 +174,19 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
     // Only now: a command line that cannot start its engines gets one line, its error.
     eprintln!(
         "match: {} vs {}, {} games, size {}, komi {}, {}, concurrency {}, seed {seed}",
-        args.engines[0].name,
-        args.engines[1].name,
-        args.games,
+        config.engines[0].name,
+        config.engines[1].name,
+        config.games,
         settings.size,
         komi_text(settings.half_komi),
         settings.time,
-        args.concurrency
+        config.concurrency
     );
     if shard != Shard::WHOLE {
         eprintln!(
             "shard {shard}: {} of the {} games (opening pairs {}, {}, … counted from 0)",
             games.len(),
-            args.games,
+            config.games,
             shard.index,
             shard.index + shard.count
         );
@@ -241,7 +229,10 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
         }));
     }
     drop(sender);
-    let names = [args.engines[0].name.clone(), args.engines[1].name.clone()];
+    let names = [
+        config.engines[0].name.clone(),
+        config.engines[1].name.clone(),
+    ];
     let mut tally = Tally::new(names.clone());
     for finished in receiver {
         let Finished {
@@ -266,7 +257,7 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
             writeln!(file, "{text}").map_err(|e| format!("cannot write the PTN file: {e}"))?;
         }
         eprintln!("{}", tally.progress_line(games.len()));
-        if let Some(sprt) = &args.sprt {
+        if let Some(sprt) = &config.sprt {
             let score = tally.score();
             let verdict = sprt.verdict(&score);
             if verdict != SprtVerdict::Continue && !stop.swap(true, Ordering::SeqCst) {
@@ -286,5 +277,5 @@ pub fn run_match(args: &MatchArgs) -> Result<String, String> {
             .join()
             .map_err(|_| "a match worker panicked".to_string())?;
     }
-    Ok(tally.summary(args.sprt.as_ref()))
+    Ok(tally.summary(config.sprt.as_ref()))
 }

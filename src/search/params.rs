@@ -49,8 +49,12 @@ pub const POLL_INTERVAL: u64 = 128;
 
 // Time management (`time.rs`).
 
-/// Kept back from every `movetime` for process start-up, pipes and the GUI.
+/// Kept back from every `movetime` for process start-up, pipes and the GUI (at most).
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+/// A `movetime` keeps back one part in this many of itself (within the two bounds around it).
+pub const MOVETIME_MARGIN_PARTS: u32 = 20;
+/// The least kept back from a `movetime`, however short.
+pub const MOVETIME_MARGIN_MIN: Duration = Duration::from_millis(2);
 /// Never spent from a clock: absorbs stalls of up to about 100 ms (plus the delays observed on
 /// earlier moves, `ClockLag`).
 pub const CLOCK_RESERVE: Duration = Duration::from_millis(100);
@@ -66,6 +70,12 @@ pub const HALF_MOVES_PER_STONE: u32 = 3;
 pub const MOVES_LEFT_MARGIN: u32 = 10;
 /// The clock is never shared over fewer moves than this (without `movestogo`).
 pub const MIN_MOVES_LEFT: u32 = 10;
+/// `movestogo` (or the estimate) is capped here: the clock is never split finer.
+pub const MAX_MOVES_TO_GO: u32 = 200;
+/// Share of the net increment a move's clock share adds (numerator, denominator).
+pub const INCREMENT_SHARE: (u32, u32) = (3, 4);
+/// With one move to go, the hard budget is at most this share of the usable clock.
+pub const LAST_MOVE_CLOCK_SHARE: (u32, u32) = (4, 5);
 /// The soft budget over the clock's share for one move (in halves): see `TimeManager::new`.
 pub const SOFT_OVER_SHARE_HALVES: u32 = 3;
 /// The hard budget is at most this many soft budgets.

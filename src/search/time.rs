@@ -11,8 +11,9 @@
 
 use super::params::{
     CLOCK_RESERVE, DEFAULT_GROWTH, FORCED_SHARE, GROWTH_MIN_SAMPLE, GROWTH_RANGE,
-    HALF_MOVES_PER_STONE, HARD_OVER_SOFT, INCREMENT_OVERHEAD, LOW_CLOCK_INCREMENTS,
-    MAX_CLOCK_SHARE, MAX_STRETCH, MIN_MOVES_LEFT, MOVES_LEFT_MARGIN, MOVE_OVERHEAD,
+    HALF_MOVES_PER_STONE, HARD_OVER_SOFT, INCREMENT_OVERHEAD, INCREMENT_SHARE,
+    LAST_MOVE_CLOCK_SHARE, LOW_CLOCK_INCREMENTS, MAX_CLOCK_SHARE, MAX_MOVES_TO_GO, MAX_STRETCH,
+    MIN_MOVES_LEFT, MOVES_LEFT_MARGIN, MOVETIME_MARGIN_MIN, MOVETIME_MARGIN_PARTS, MOVE_OVERHEAD,
     SCORE_DROP_STRETCH, SOFT_OVER_SHARE_HALVES, STABILITY_STRETCH,
 };
 use super::Limits;
@@ -74,7 +75,7 @@ pub struct TimeManager {
 }
 
 fn movetime_margin(movetime: Duration) -> Duration {
-    (movetime / 20).clamp(Duration::from_millis(2), MOVE_OVERHEAD)
+    (movetime / MOVETIME_MARGIN_PARTS).clamp(MOVETIME_MARGIN_MIN, MOVE_OVERHEAD)
 }
 
 /// The growth from the iteration before the last (`previous`) to the last (`last`).
@@ -136,7 +137,10 @@ impl TimeManager {
         // settles about `LOW_CLOCK_INCREMENTS` increments above it, and a reserve that shrank
         // with the clock would leave a few milliseconds against scheduling and pipe delays.
         let usable = time.saturating_sub(CLOCK_RESERVE + ctx.extra_reserve);
-        let moves_to_go = limits.movestogo.unwrap_or(ctx.moves_left).clamp(1, 200);
+        let moves_to_go = limits
+            .movestogo
+            .unwrap_or(ctx.moves_left)
+            .clamp(1, MAX_MOVES_TO_GO);
         let net_inc = inc.saturating_sub(INCREMENT_OVERHEAD);
         // What a move may spend in time trouble and still not lose ground: the increment less
         // the fixed overhead and the delays seen lately (on a busy machine a 5 ms search costs
@@ -145,10 +149,10 @@ impl TimeManager {
         let trouble_budget = net_inc.saturating_sub(ctx.lag);
         // Moves end when the next iteration would not fit, on average at about two thirds of
         // the soft budget, so the soft budget is half as much again as the clock's share.
-        let share = usable / moves_to_go + net_inc * 3 / 4;
+        let share = usable / moves_to_go + net_inc * INCREMENT_SHARE.0 / INCREMENT_SHARE.1;
         let ideal = share * SOFT_OVER_SHARE_HALVES / 2;
         let cap = if moves_to_go == 1 {
-            usable * 4 / 5
+            usable * LAST_MOVE_CLOCK_SHARE.0 / LAST_MOVE_CLOCK_SHARE.1
         } else {
             usable / MAX_CLOCK_SHARE
         };

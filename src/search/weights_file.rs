@@ -1,6 +1,7 @@
 //! What the evaluation's and the policy's weights files share: `#` comments and blank lines,
-//! a `size N` line first, then one line per feature, each feature exactly once. The errors are
-//! one line each and name the line.
+//! a `size N` line first, at most one setting line (`scale K`, `units U`), then one line per
+//! feature, each feature exactly once; and [`Weights`], the one type both are held in, read
+//! and written by. The errors are one line each and name the line.
 
 use crate::core::{MAX_SIZE, MIN_SIZE};
 use std::collections::HashMap;
@@ -98,6 +99,149 @@ impl<'a> FeatureNames<'a> {
         }
     }
 }
+/// What sets one kind of weights file apart: its values per feature, its one extra setting
+/// line (`scale K`, `units U`), its feature names and its compiled-in files. [`Weights`] holds
+/// the rest once: the size, the vector, reading, writing and the look-ups.
+pub trait WeightsFormat: Sized + 'static {
+    /// The value of one feature.
+    type Value: Copy + Default + PartialEq + std::fmt::Debug;
+    /// The file's extra setting, as held.
+    type Extra: Copy + PartialEq + std::fmt::Debug;
+    /// What these weights are called in a size error.
+    const KIND: &'static str;
+    /// The key of the extra setting line (`scale`, `units`).
+    const EXTRA_KEY: &'static str;
+    /// The numbers a feature line holds after the name.
+    const ARITY: usize;
+    /// A feature line's shape, for the error on a line of another shape.
+    const SHAPE: &'static str;
+    /// The extra setting of weights read from a file that has no such line.
+    const DEFAULT_EXTRA: Self::Extra;
+    /// The feature names of a board of `size` (empty for an unsupported size).
+    fn feature_names(size: usize) -> Vec<&'static str>;
+    /// The compiled-in weights, 3×3 to 8×8.
+    fn builtin_all() -> &'static [Weights<Self>];
+    /// The extra setting from its number; an error (the caller words it) when out of range.
+    fn extra(value: f64) -> Result<Self::Extra, ()>;
+    /// The extra setting's line, if it is written.
+    fn extra_line(extra: Self::Extra) -> Option<String>;
+    /// A feature's value from the `ARITY` numbers after its name; `Err` holds the bad number.
+    fn value<'t>(numbers: &[&'t str]) -> Result<Self::Value, &'t str>;
+    /// The error detail of a bad number (after `bad number 'x' for feature 'f'`-like text).
+    fn bad_number(n: usize, text: &str, name: &str) -> String;
+    /// A feature's line: its name and value, aligned.
+    fn value_line(name: &str, value: Self::Value) -> String;
+}
+
+/// One board size's weights of a kind: one value per feature plus the file's extra setting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights<F: WeightsFormat> {
+    size: usize,
+    pub(in crate::search) values: Vec<F::Value>,
+    pub(in crate::search) extra: F::Extra,
+}
+
+impl<F: WeightsFormat> Weights<F> {
+    /// All-zero weights for a board of `size`, or an error for a size outside 3–8.
+    pub fn zero(size: usize) -> Result<Weights<F>, String> {
+        let names = F::feature_names(size);
+        if names.is_empty() {
+            return Err(bad_size(F::KIND, size));
+        }
+        Ok(Weights {
+            size,
+            values: vec![F::Value::default(); names.len()],
+            extra: F::DEFAULT_EXTRA,
+        })
+    }
+
+    /// The weights compiled into the engine for a board of `size` (clamped into 3–8).
+    pub fn builtin(size: usize) -> &'static Weights<F> {
+        &F::builtin_all()[size.clamp(MIN_SIZE, MAX_SIZE) - MIN_SIZE]
+    }
+
+    /// The board size these weights are for.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// Number of features.
+    pub fn feature_count(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The feature names of a board of `size`, index `i` naming feature `i` (empty for an
+    /// unsupported size).
+    pub fn feature_names(size: usize) -> Vec<&'static str> {
+        F::feature_names(size)
+    }
+
+    /// The value of feature `index` (panics past `feature_count`, as a slice).
+    #[inline]
+    pub fn get(&self, index: usize) -> F::Value {
+        self.values[index]
+    }
+
+    /// Sets the value of feature `index` (panics past `feature_count`).
+    pub fn set(&mut self, index: usize, value: F::Value) {
+        self.values[index] = value;
+    }
+
+    /// Reads a weights file; a one-line error names the line and what is wrong with it.
+    pub fn parse(text: &str) -> Result<Weights<F>, String> {
+        let file = WeightsText::read(text, F::KIND)?;
+        let size = file.size;
+        let mut weights = Weights::<F>::zero(size)?;
+        let names = F::feature_names(size);
+        let mut features = FeatureNames::new(size, &names);
+        let mut extra_seen = false;
+        for (n, line) in file.lines {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let key = F::EXTRA_KEY;
+            if let [word, value] = words[..] {
+                if word == key {
+                    if std::mem::replace(&mut extra_seen, true) {
+                        return Err(format!("line {n}: `{key}` given twice"));
+                    }
+                    let number = value.parse::<f64>().unwrap_or(f64::NAN);
+                    weights.extra = F::extra(number).map_err(|()| {
+                        format!("line {n}: bad {key} '{value}': must be a positive number")
+                    })?;
+                    continue;
+                }
+            }
+            if words.len() != F::ARITY + 1 {
+                return Err(format!("line {n}: expected '{}', found '{line}'", F::SHAPE));
+            }
+            let name = words[0];
+            let i = features.take(n, name)?;
+            weights.values[i] = F::value(&words[1..]).map_err(|bad| F::bad_number(n, bad, name))?;
+        }
+        features.finish()?;
+        Ok(weights)
+    }
+
+    /// The weights as a file: `header` lines as `# …` comments, then `size N`, the extra
+    /// setting's line, then one line per feature in index order.
+    pub fn to_text(&self, header: &[String]) -> String {
+        let mut text = String::new();
+        // A line break inside a header line would end the comment: each part gets its own.
+        for part in header.iter().flat_map(|line| line.split('\n')) {
+            text += &format!("# {}\n", part.trim_end());
+        }
+        text += &format!("size {}\n", self.size);
+        if let Some(line) = F::extra_line(self.extra) {
+            text += &line;
+            text += "\n";
+        }
+        for (name, &value) in F::feature_names(self.size).iter().zip(&self.values) {
+            text += &F::value_line(name, value);
+            text += "\n";
+        }
+        text
+    }
+}
+
 /// The weight files `weights/<stem>-3x3.txt` to `-8x8.txt`, compiled into the engine.
 macro_rules! builtin_weight_files {
     ($stem:literal) => {

@@ -23,54 +23,40 @@ use crate::matchrun::game::{GameSettings, DEFAULT_MAX_PLIES};
 use crate::matchrun::openings::random_openings;
 use crate::search::{find_param, ParamSpec, PARAMS};
 use algorithm::{Dimension, Spsa};
-use clap::Args;
 use games::Pairs;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// Flags of `menhir spsa`.
-#[derive(Args, Debug, Clone)]
-pub struct SpsaArgs {
+/// Settings of `menhir spsa` (built from its flags in `commands`).
+#[derive(Debug, Clone)]
+pub struct SpsaConfig {
     /// Parameters to tune, comma-separated TEI option names (default: all of them).
-    #[arg(long, value_delimiter = ',')]
     pub params: Vec<String>,
     /// Write θ here after every iteration (`Name value` lines; temporary file, then rename).
-    #[arg(long)]
     pub out: PathBuf,
     /// Start from θ and the iteration count of an earlier `--out` file.
-    #[arg(long)]
     pub resume: Option<PathBuf>,
     /// Iterations in all (a resumed run counts the ones already done).
-    #[arg(long, default_value_t = 1000)]
     pub iterations: usize,
     /// Board size, 3 to 8.
-    #[arg(long, default_value_t = 6)]
     pub size: usize,
     /// Komi in flats, in half steps.
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub komi: f64,
     /// Time control of every game: base seconds + increment seconds.
-    #[arg(long, default_value = "2+0.02")]
     pub tc: TimeControl,
     /// Game pairs played at once (each with its own two engine processes).
-    #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
     /// Random legal plies that open each game pair.
-    #[arg(long, default_value_t = 2)]
     pub random_plies: usize,
     /// Seed for the perturbations and openings (default: from the clock, printed).
-    #[arg(long)]
     pub seed: Option<u64>,
     /// The engine to tune (default: this executable).
-    #[arg(long)]
     pub engine_cmd: Option<PathBuf>,
     /// Its arguments, split on spaces; they must start it in tuning mode.
-    #[arg(long, default_value = "tei --tune")]
     pub engine_args: String,
     /// Milliseconds past its clock before a silent engine is killed (the game is lost on time).
-    #[arg(long, default_value_t = 1000)]
     pub grace_ms: u64,
 }
 
@@ -97,7 +83,7 @@ fn chosen_params(names: &[String]) -> Result<Vec<&'static ParamSpec>, String> {
 }
 
 /// The starting dimensions: the defaults, or the values of `--resume`; and the iterations done.
-fn start(args: &SpsaArgs, chosen: &[&ParamSpec]) -> Result<(Vec<Dimension>, usize), String> {
+fn start(config: &SpsaConfig, chosen: &[&ParamSpec]) -> Result<(Vec<Dimension>, usize), String> {
     let mut dims: Vec<Dimension> = chosen
         .iter()
         .map(|p| Dimension {
@@ -107,7 +93,7 @@ fn start(args: &SpsaArgs, chosen: &[&ParamSpec]) -> Result<(Vec<Dimension>, usiz
             start: f64::from(p.default),
         })
         .collect();
-    let Some(path) = &args.resume else {
+    let Some(path) = &config.resume else {
         return Ok((dims, 0));
     };
     let saved = state::read(path)?;
@@ -127,26 +113,26 @@ fn start(args: &SpsaArgs, chosen: &[&ParamSpec]) -> Result<(Vec<Dimension>, usiz
 }
 
 /// Checks the flags that need no engine.
-fn game_settings(args: &SpsaArgs) -> Result<GameSettings, String> {
-    let half_komi = size_and_half_komi(args.size, args.komi)?;
-    if args.iterations == 0 {
+fn game_settings(config: &SpsaConfig) -> Result<GameSettings, String> {
+    let half_komi = size_and_half_komi(config.size, config.komi)?;
+    if config.iterations == 0 {
         return Err("--iterations must be at least 1".into());
     }
-    if args.concurrency == 0 || args.concurrency > 64 {
+    if config.concurrency == 0 || config.concurrency > 64 {
         return Err("--concurrency must be 1 to 64".into());
     }
     Ok(GameSettings {
-        size: args.size,
+        size: config.size,
         half_komi,
-        time: args.tc,
-        grace: Duration::from_millis(args.grace_ms),
+        time: config.tc,
+        grace: Duration::from_millis(config.grace_ms),
         max_plies: DEFAULT_MAX_PLIES,
     })
 }
 
 /// The engine every game runs.
-fn engine_spec(args: &SpsaArgs) -> Result<EngineSpec, String> {
-    let cmd = match &args.engine_cmd {
+fn engine_spec(config: &SpsaConfig) -> Result<EngineSpec, String> {
+    let cmd = match &config.engine_cmd {
         Some(path) => path.clone(),
         None => std::env::current_exe()
             .map_err(|e| format!("cannot find this executable (give --engine-cmd): {e}"))?,
@@ -154,7 +140,7 @@ fn engine_spec(args: &SpsaArgs) -> Result<EngineSpec, String> {
     Ok(EngineSpec {
         name: "menhir".into(),
         cmd: cmd.to_string_lossy().into_owned(),
-        args: args
+        args: config
             .engine_args
             .split_whitespace()
             .map(String::from)
@@ -184,28 +170,28 @@ fn theta_text(spsa: &Spsa) -> String {
 }
 
 /// Runs `menhir spsa`: progress on stderr, θ in `--out` after every iteration.
-pub fn run(args: &SpsaArgs) -> Result<(), String> {
-    let chosen = chosen_params(&args.params)?;
-    let settings = game_settings(args)?;
-    let (dims, done) = start(args, &chosen)?;
-    let mut spsa = Spsa::new(dims, args.iterations, done);
+pub fn run(config: &SpsaConfig) -> Result<(), String> {
+    let chosen = chosen_params(&config.params)?;
+    let settings = game_settings(config)?;
+    let (dims, done) = start(config, &chosen)?;
+    let mut spsa = Spsa::new(dims, config.iterations, done);
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     // Written now: an unwritable --out fails before any engine starts.
-    state::write(&args.out, &spsa, args.iterations, &command)?;
-    if done >= args.iterations {
+    state::write(&config.out, &spsa, config.iterations, &command)?;
+    if done >= config.iterations {
         eprintln!(
             "spsa: {done} of {} iterations already done",
-            args.iterations
+            config.iterations
         );
         return Ok(());
     }
-    let seed = args.seed.unwrap_or_else(seed_from_clock);
+    let seed = config.seed.unwrap_or_else(seed_from_clock);
     // A resumed run draws other perturbations than the first iterations did.
     let mut rng = StdRng::seed_from_u64(seed ^ (done as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let names: Vec<&str> = chosen.iter().map(|p| p.name).collect();
     let mut pairs = Pairs::start(
-        &engine_spec(args)?,
-        args.concurrency,
+        &engine_spec(config)?,
+        config.concurrency,
         settings.clone(),
         &names,
     )?;
@@ -213,21 +199,21 @@ pub fn run(args: &SpsaArgs) -> Result<(), String> {
         "spsa: {} parameters, iterations {}..{} of {}, size {}, komi {}, {}, concurrency {}, seed {seed}",
         names.len(),
         done + 1,
-        args.iterations,
-        args.iterations,
+        config.iterations,
+        config.iterations,
         settings.size,
-        args.komi,
+        config.komi,
         settings.time,
         pairs.len()
     );
     let started = Instant::now();
     let (mut points, mut games) = (0.0, 0u64);
-    while spsa.iteration() < args.iterations {
+    while spsa.iteration() < config.iterations {
         let opening_seed: u64 = rng.random();
         let openings = random_openings(
             settings.size,
             settings.half_komi,
-            args.random_plies,
+            config.random_plies,
             pairs.len(),
             opening_seed,
         );
@@ -242,7 +228,7 @@ pub fn run(args: &SpsaArgs) -> Result<(), String> {
             let n = results.len() as f64;
             Ok((plus_points - (2.0 * n - plus_points)) / (2.0 * n))
         })?;
-        state::write(&args.out, &spsa, args.iterations, &command)?;
+        state::write(&config.out, &spsa, config.iterations, &command)?;
         let faults = if faults > 0 {
             format!(" ({faults} by fault)")
         } else {
@@ -251,11 +237,11 @@ pub fn run(args: &SpsaArgs) -> Result<(), String> {
         eprintln!(
             "spsa: iteration {}/{} d {d:+.2}{faults}, plus {points}/{games} so far, {:.0}s: {}",
             spsa.iteration(),
-            args.iterations,
+            config.iterations,
             started.elapsed().as_secs_f64(),
             theta_text(&spsa)
         );
     }
-    eprintln!("spsa: done; θ is in {}", args.out.display());
+    eprintln!("spsa: done; θ is in {}", config.out.display());
     Ok(())
 }

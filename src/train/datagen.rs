@@ -8,12 +8,11 @@
 //! the whole run (in another order).
 
 use super::selfplay::{play_game, GameData, SelfPlaySettings};
+use crate::common::seed_from_clock;
 use crate::common::AtomicFile;
-use crate::common::{seed_from_clock, DEFAULT_MAX_PLIES};
 use crate::core::size_and_half_komi;
 use crate::search::Searcher;
-use crate::shard::{Shard, ShardArgs};
-use clap::Args;
+use crate::shard::{Shard, ShardRequest};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -23,53 +22,39 @@ use std::time::{Duration, Instant};
 /// Seconds between progress lines.
 const PROGRESS_INTERVAL: Duration = Duration::from_secs(10);
 
-/// Flags of `menhir datagen`.
-#[derive(Args, Debug, Clone)]
-pub struct DatagenArgs {
+/// Settings of `menhir datagen` (built from its flags in `commands`).
+#[derive(Debug, Clone)]
+pub struct DatagenConfig {
     /// The data file to write (through a temporary file beside it, renamed when complete).
-    #[arg(long)]
     pub out: PathBuf,
     /// Board size, 3 to 8.
-    #[arg(long, default_value_t = 6)]
     pub size: usize,
     /// Komi in flats, in half steps (as `menhir match`).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub komi: f64,
     /// Games in the whole run (all shards together).
-    #[arg(long, default_value_t = 100)]
     pub games: u64,
     /// Search nodes per move.
-    #[arg(long, default_value_t = 5000)]
     pub nodes: u64,
     /// Seed of the run; each game's randomness comes from (seed, game index). Default: the
     /// clock, printed. Required with --shard.
-    #[arg(long)]
     pub seed: Option<u64>,
     /// Games played at once, one per worker thread.
-    #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Transposition table of each worker, in MB.
-    #[arg(long, default_value_t = 16)]
     pub hash: usize,
     /// Uniformly random plies at the start of each game.
-    #[arg(long, default_value_t = 4)]
     pub random_plies: usize,
     /// Plies after the random ones in which a near-best move may be played instead of the best.
-    #[arg(long, default_value_t = 10)]
     pub noisy_plies: usize,
     /// Chance per noisy ply of drawing among the near-best moves.
-    #[arg(long, default_value_t = 0.5)]
     pub noise_chance: f64,
     /// Near-best: one-ply value within this many centi-flats of the best move's.
-    #[arg(long, default_value_t = 30)]
     pub noise_margin: i32,
     /// Games reaching this many plies are drawn.
-    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
     pub max_plies: usize,
     /// Play only shard K of N of the run (the games whose index i has i % N == K), or `auto`
     /// from the batch scheduler's variables.
-    #[command(flatten)]
-    pub shard: ShardArgs,
+    pub shard: ShardRequest,
 }
 
 /// A checked run: settings, the seed and the game indices to play.
@@ -80,19 +65,19 @@ struct Plan {
     shard: Shard,
 }
 
-fn plan(args: &DatagenArgs) -> Result<Plan, String> {
-    let half_komi = size_and_half_komi(args.size, args.komi)?;
-    if args.games == 0 || args.nodes == 0 || args.threads == 0 || args.max_plies == 0 {
+fn plan(config: &DatagenConfig) -> Result<Plan, String> {
+    let half_komi = size_and_half_komi(config.size, config.komi)?;
+    if config.games == 0 || config.nodes == 0 || config.threads == 0 || config.max_plies == 0 {
         return Err("--games, --nodes, --threads and --max-plies must be at least 1".into());
     }
-    if args.threads > 256 || !(1..=65_536).contains(&args.hash) {
+    if config.threads > 256 || !(1..=65_536).contains(&config.hash) {
         return Err("--threads must be 1 to 256 and --hash 1 to 65536".into());
     }
-    if !(0.0..=1.0).contains(&args.noise_chance) || args.noise_margin < 0 {
+    if !(0.0..=1.0).contains(&config.noise_chance) || config.noise_margin < 0 {
         return Err("--noise-chance must be within 0..1 and --noise-margin at least 0".into());
     }
-    let shard = args.shard.resolve()?;
-    let seed = match args.seed {
+    let shard = config.shard.resolve()?;
+    let seed = match config.seed {
         Some(seed) => seed,
         None if shard != Shard::WHOLE => {
             return Err("--shard needs --seed (every shard must play the same run)".into())
@@ -101,17 +86,17 @@ fn plan(args: &DatagenArgs) -> Result<Plan, String> {
     };
     Ok(Plan {
         settings: SelfPlaySettings {
-            size: args.size,
+            size: config.size,
             half_komi,
-            nodes: args.nodes,
-            random_plies: args.random_plies,
-            noisy_plies: args.noisy_plies,
-            noise_chance: args.noise_chance,
-            noise_margin: args.noise_margin,
-            max_plies: args.max_plies,
+            nodes: config.nodes,
+            random_plies: config.random_plies,
+            noisy_plies: config.noisy_plies,
+            noise_chance: config.noise_chance,
+            noise_margin: config.noise_margin,
+            max_plies: config.max_plies,
         },
         seed,
-        indices: (0..args.games)
+        indices: (0..config.games)
             .filter(|&i| shard.owns(i as usize))
             .collect(),
         shard,
@@ -129,25 +114,25 @@ fn duration_text(secs: f64) -> String {
 }
 
 /// Runs `menhir datagen`: progress on stderr, the data in `--out`.
-pub fn datagen(args: &DatagenArgs) -> Result<(), String> {
-    let plan = plan(args)?;
-    let mut out = AtomicFile::create(&args.out)?;
+pub fn datagen(config: &DatagenConfig) -> Result<(), String> {
+    let plan = plan(config)?;
+    let mut out = AtomicFile::create(&config.out)?;
     eprintln!(
         "datagen: {} games (shard {} of {}), size {}, komi {}, {} nodes a move, seed {}, {} threads",
         plan.indices.len(),
         plan.shard,
-        args.games,
-        args.size,
-        args.komi,
-        args.nodes,
+        config.games,
+        config.size,
+        config.komi,
+        config.nodes,
         plan.seed,
-        args.threads
+        config.threads
     );
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
+        .num_threads(config.threads)
         .thread_name(|i| format!("menhir-datagen-{i}"))
         .build()
-        .map_err(|e| format!("cannot start {} threads: {e}", args.threads))?;
+        .map_err(|e| format!("cannot start {} threads: {e}", config.threads))?;
     let next = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, GameData)>();
@@ -156,7 +141,7 @@ pub fn datagen(args: &DatagenArgs) -> Result<(), String> {
     let mut written = Ok(());
     let (mut games, mut positions) = (0usize, 0usize);
     std::thread::scope(|scope| {
-        let (next, abort, plan, pool, hash) = (&next, &abort, &plan, &pool, args.hash);
+        let (next, abort, plan, pool, hash) = (&next, &abort, &plan, &pool, config.hash);
         scope.spawn(move || {
             pool.broadcast(|_| {
                 let mut searcher = Searcher::new(hash, 1);
@@ -213,7 +198,7 @@ pub fn datagen(args: &DatagenArgs) -> Result<(), String> {
         "datagen: {games} games, {positions} positions in {secs:.1} s ({:.0} positions/s, {:.2} games/s); wrote {}",
         positions as f64 / secs.max(1e-3),
         games as f64 / secs.max(1e-3),
-        args.out.display()
+        config.out.display()
     );
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 use super::data_line::DataLine;
 use super::eval_set::Dataset;
+use crate::common::today;
 use crate::search::{eval_trace, EvalWeights};
 use rayon::prelude::*;
 use std::io::{BufRead, BufReader};
@@ -168,4 +169,41 @@ fn read_file<T: Send>(
         }
     }
     Ok(counts)
+}
+
+/// Prints on stderr, each line led by `tool: `, what every file gave and the malformed lines
+/// named.
+pub fn print_counts(tool: &str, files: &[FileCounts], examples: &[String]) {
+    for f in files {
+        eprintln!(
+            "{tool}: {}: {} lines, {} used, {} of other sizes, {} malformed",
+            f.path.display(),
+            f.lines,
+            f.used,
+            f.other_size,
+            f.malformed
+        );
+    }
+    for example in examples {
+        eprintln!("{tool}: malformed: {example}");
+    }
+}
+
+/// The first header lines of a fitted weights file: the command line as typed, the date and
+/// what each data file gave.
+pub fn data_header(files: &[FileCounts]) -> Vec<String> {
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let mut header = vec![
+        format!("written by: {command}"),
+        format!("date: {}", today()),
+    ];
+    for f in files {
+        header.push(format!(
+            "data: {} ({} lines, {} used)",
+            f.path.display(),
+            f.lines,
+            f.used
+        ));
+    }
+    header
 }

@@ -15,7 +15,7 @@ pub mod data_line;
 pub mod datagen;
 pub mod eval_set;
 pub mod fit;
-pub mod fit_flags;
+pub mod fit_settings;
 pub mod load;
 pub mod loss;
 pub mod policy_set;
@@ -24,6 +24,6 @@ pub mod tune;
 pub mod tune_policy;
 
 pub use data_line::DataLine;
-pub use datagen::{datagen, DatagenArgs};
-pub use tune::{tune, TuneArgs};
-pub use tune_policy::{tune_policy, TunePolicyArgs};
+pub use datagen::{datagen, DatagenConfig};
+pub use tune::{tune, TuneConfig};
+pub use tune_policy::{tune_policy, TunePolicyConfig};

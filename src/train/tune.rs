@@ -9,125 +9,79 @@
 //! losses, and K as the file's `scale` line, which the engine's `wdl` uses).
 
 use super::fit::{fit, split, FitOptions};
-use super::fit_flags::FitFlags;
-use super::load::load;
+use super::fit_settings::FitSettings;
+use super::load::{data_header, load, print_counts};
 use super::loss::{fit_k, loss};
-use crate::common::{today, AtomicFile};
-use crate::core::check_size;
+use crate::common::AtomicFile;
 use crate::search::EvalWeights;
-use clap::Args;
-use std::path::PathBuf;
 use std::time::Instant;
 
-/// Flags of `menhir tune-eval`.
-#[derive(Args, Debug, Clone)]
-pub struct TuneArgs {
-    /// Data files written by `menhir datagen` (one position per line).
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    /// Board size whose positions are used and whose weights are fitted.
-    #[arg(long, default_value_t = 6)]
-    pub size: usize,
-    /// The weights file to write (through a temporary file, renamed when complete).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Starting weights (default: the built-in ones of --size).
-    #[arg(long)]
-    pub init: Option<PathBuf>,
+/// Settings of `menhir tune-eval` (built from its flags in `commands`).
+#[derive(Debug, Clone)]
+pub struct TuneConfig {
     /// Weight of the game result in the label; the rest is sigmoid(score / K).
-    #[arg(long, default_value_t = 0.5)]
     pub lambda: f64,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 20)]
     pub epochs: usize,
     /// Positions per Adam step.
-    #[arg(long, default_value_t = 16384)]
     pub batch: usize,
     /// Adam step size (about the largest change of a weight per step, in centi-flats).
-    #[arg(long, default_value_t = 1.0)]
     pub lr: f64,
-    /// Validation split, seed, pull toward the start, threads.
-    #[command(flatten)]
-    pub fit: FitFlags,
+    /// The data, size, output and starting files, validation split, seed, pull, threads.
+    pub fit: FitSettings,
 }
 
-fn check(args: &TuneArgs) -> Result<(), String> {
-    check_size(args.size)?;
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(format!("--lambda {} is not within 0..1", args.lambda));
+fn check(config: &TuneConfig) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&config.lambda) {
+        return Err(format!("--lambda {} is not within 0..1", config.lambda));
     }
-    args.fit.check()?;
-    if args.epochs == 0 || args.batch == 0 {
+    config.fit.check()?;
+    if config.epochs == 0 || config.batch == 0 {
         return Err("--epochs and --batch must be at least 1".into());
     }
-    if !(args.lr > 0.0 && args.lr.is_finite()) {
-        return Err(format!("--lr {} must be a positive number", args.lr));
+    if !(config.lr > 0.0 && config.lr.is_finite()) {
+        return Err(format!("--lr {} must be a positive number", config.lr));
     }
     Ok(())
 }
 
 /// The starting weights: `--init` or the built-in ones.
-fn starting_weights(args: &TuneArgs) -> Result<EvalWeights, String> {
-    let Some(path) = &args.init else {
+fn starting_weights(config: &TuneConfig) -> Result<EvalWeights, String> {
+    let Some(path) = &config.fit.init else {
         // A copy through the text form: the evaluation's interface has no other constructor.
-        return EvalWeights::parse(&EvalWeights::builtin(args.size).to_text(&[]));
+        return EvalWeights::parse(&EvalWeights::builtin(config.fit.size).to_text(&[]));
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let weights = EvalWeights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if weights.size() != args.size {
-        return Err(format!(
-            "{} holds {}x{} weights, --size is {}",
-            path.display(),
-            weights.size(),
-            weights.size(),
-            args.size
-        ));
-    }
+    config.fit.check_init_size(path, weights.size())?;
     Ok(weights)
 }
 
-/// The command line as typed (for the header).
-pub(super) fn command_line() -> String {
-    std::env::args().collect::<Vec<_>>().join(" ")
-}
-
 /// Runs `menhir tune-eval`: progress on stderr, the weights in `--out`.
-pub fn tune(args: &TuneArgs) -> Result<(), String> {
-    check(args)?;
-    let mut weights = starting_weights(args)?;
-    let mut out = AtomicFile::create(&args.out)?;
-    let pool = args.fit.pool()?;
+pub fn tune(config: &TuneConfig) -> Result<(), String> {
+    check(config)?;
+    let mut weights = starting_weights(config)?;
+    let mut out = AtomicFile::create(&config.fit.out)?;
+    let pool = config.fit.pool()?;
     let started = Instant::now();
-    let mut loaded = pool.install(|| load(&args.files, args.size))?;
-    for f in &loaded.files {
-        eprintln!(
-            "tune: {}: {} lines, {} used, {} of other sizes, {} malformed",
-            f.path.display(),
-            f.lines,
-            f.used,
-            f.other_size,
-            f.malformed
-        );
-    }
-    for example in &loaded.examples {
-        eprintln!("tune: malformed: {example}");
-    }
+    let mut loaded = pool.install(|| load(&config.fit.files, config.fit.size))?;
+    print_counts("tune", &loaded.files, &loaded.examples);
     let data = &mut loaded.data;
     eprintln!(
         "tune: {} positions of size {} read and traced in {:.1} s",
         data.len(),
-        args.size,
+        config.fit.size,
         started.elapsed().as_secs_f64()
     );
 
-    let features = EvalWeights::feature_names(args.size).len();
+    let features = EvalWeights::feature_names(config.fit.size).len();
     let mut w: Vec<f64> = (0..features)
         .flat_map(|j| weights.get(j).map(f64::from))
         .collect();
-    let (train, validation) = split(data.len(), args.fit.validation, args.fit.seed);
+    let (train, validation) = split(data.len(), config.fit.validation, config.fit.seed);
     let k = pool.install(|| fit_k(data, &train, &w));
-    data.set_targets(k, args.lambda);
+    data.set_targets(k, config.lambda);
     let (start_train, start_validation) =
         pool.install(|| (loss(data, &train, &w, k), loss(data, &validation, &w, k)));
     eprintln!(
@@ -136,12 +90,12 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
         validation.len()
     );
     let options = FitOptions {
-        epochs: args.epochs,
-        batch: args.batch,
-        rate: args.lr,
+        epochs: config.epochs,
+        batch: config.batch,
+        rate: config.lr,
         k,
-        seed: args.fit.seed,
-        l2: args.fit.l2,
+        seed: config.fit.seed,
+        l2: config.fit.l2,
     };
     let mut last = (start_train, start_validation);
     let fitting = Instant::now();
@@ -151,7 +105,7 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
             eprintln!(
                 "tune: epoch {}/{}: train {:.6} validation {:.6} ({:.1} s)",
                 r.epoch,
-                args.epochs,
+                config.epochs,
                 r.train,
                 r.validation,
                 fitting.elapsed().as_secs_f64()
@@ -164,25 +118,14 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
     }
     // The weights were fitted to sigmoid(eval / K): the engine's `wdl` reads K back from the file.
     weights.set_logistic_scale(k)?;
-    let mut header = vec![
-        format!("written by: {}", command_line()),
-        format!("date: {}", today()),
-    ];
-    for f in &loaded.files {
-        header.push(format!(
-            "data: {} ({} lines, {} used)",
-            f.path.display(),
-            f.lines,
-            f.used
-        ));
-    }
+    let mut header = data_header(&loaded.files);
     header.push(format!(
         "K {k:.1}, lambda {}, l2 {}, {} training and {} validation positions, {} epochs",
-        args.lambda,
-        args.fit.l2,
+        config.lambda,
+        config.fit.l2,
         train.len(),
         validation.len(),
-        args.epochs
+        config.epochs
     ));
     header.push(format!(
         "loss: train {:.6} validation {:.6} (starting weights: train {start_train:.6} validation {start_validation:.6})",
@@ -192,7 +135,7 @@ pub fn tune(args: &TuneArgs) -> Result<(), String> {
     out.finish()?;
     eprintln!(
         "tune: wrote {} in {:.1} s",
-        args.out.display(),
+        config.fit.out.display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())

@@ -9,57 +9,35 @@
 //! the data.
 
 use super::fit::{adam_fit, split, Schedule};
-use super::fit_flags::FitFlags;
-use super::load::{read_files, Parsed};
+use super::fit_settings::FitSettings;
+use super::load::{data_header, print_counts, read_files, Parsed};
 use super::policy_set::{PolicyRow, PolicySet};
-use super::tune::command_line;
-use crate::common::{today, AtomicFile};
-use crate::core::check_size;
+use crate::common::AtomicFile;
 use crate::search::policy::PolicyWeights;
-use clap::Args;
-use std::path::PathBuf;
 use std::time::Instant;
 
-/// Flags of `menhir tune-policy`.
-#[derive(Args, Debug, Clone)]
-pub struct TunePolicyArgs {
-    /// Data files written by `menhir datagen` with chosen moves (six fields a line).
-    #[arg(required = true)]
-    pub files: Vec<PathBuf>,
-    /// Board size whose positions are used and whose policy is fitted.
-    #[arg(long, default_value_t = 6)]
-    pub size: usize,
-    /// The policy weights file to write (through a temporary file, renamed when complete).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Starting weights: a fitted policy file (with its `units` line). Default: zero.
-    #[arg(long)]
-    pub init: Option<PathBuf>,
+/// Settings of `menhir tune-policy` (built from its flags in `commands`).
+#[derive(Debug, Clone)]
+pub struct TunePolicyConfig {
     /// Ordering units per logit in the file written: how much one logit weighs against the
     /// history table (whose values stay within ±16384).
-    #[arg(long, default_value_t = 1000.0)]
     pub units: f64,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 10)]
     pub epochs: usize,
     /// Positions per Adam step.
-    #[arg(long, default_value_t = 1024)]
     pub batch: usize,
     /// Adam step size, in logits.
-    #[arg(long, default_value_t = 0.01)]
     pub lr: f64,
-    /// Validation split, seed, pull toward the start, threads.
-    #[command(flatten)]
-    pub fit: FitFlags,
+    /// The data, size, output and starting files, validation split, seed, pull, threads.
+    pub fit: FitSettings,
 }
 
-fn check(args: &TunePolicyArgs) -> Result<(), String> {
-    check_size(args.size)?;
-    args.fit.check()?;
-    if args.epochs == 0 || args.batch == 0 {
+fn check(config: &TunePolicyConfig) -> Result<(), String> {
+    config.fit.check()?;
+    if config.epochs == 0 || config.batch == 0 {
         return Err("--epochs and --batch must be at least 1".into());
     }
-    for (flag, value) in [("--lr", args.lr), ("--units", args.units)] {
+    for (flag, value) in [("--lr", config.lr), ("--units", config.units)] {
         if !(value > 0.0 && value.is_finite()) {
             return Err(format!("{flag} {value} must be a positive number"));
         }
@@ -68,23 +46,15 @@ fn check(args: &TunePolicyArgs) -> Result<(), String> {
 }
 
 /// The starting logits: `--init` divided by its units, or zero.
-fn starting_logits(args: &TunePolicyArgs) -> Result<Vec<f64>, String> {
-    let features = PolicyWeights::feature_names(args.size).len();
-    let Some(path) = &args.init else {
+fn starting_logits(config: &TunePolicyConfig) -> Result<Vec<f64>, String> {
+    let features = PolicyWeights::feature_names(config.fit.size).len();
+    let Some(path) = &config.fit.init else {
         return Ok(vec![0.0; features]);
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let weights = PolicyWeights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    if weights.size() != args.size {
-        return Err(format!(
-            "{} holds {}x{} weights, --size is {}",
-            path.display(),
-            weights.size(),
-            weights.size(),
-            args.size
-        ));
-    }
+    config.fit.check_init_size(path, weights.size())?;
     let units = weights.units().ok_or_else(|| {
         format!(
             "{}: no `units` line (hand-set weights are no logits to start from)",
@@ -97,45 +67,33 @@ fn starting_logits(args: &TunePolicyArgs) -> Result<Vec<f64>, String> {
 }
 
 /// Runs `menhir tune-policy`: progress on stderr, the weights in `--out`.
-pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
-    check(args)?;
-    let mut w = starting_logits(args)?;
-    let mut out = AtomicFile::create(&args.out)?;
-    let pool = args.fit.pool()?;
+pub fn tune_policy(config: &TunePolicyConfig) -> Result<(), String> {
+    check(config)?;
+    let mut w = starting_logits(config)?;
+    let mut out = AtomicFile::create(&config.fit.out)?;
+    let pool = config.fit.pool()?;
     let started = Instant::now();
     let mut data = PolicySet::new(w.len());
     let (files, examples) = pool.install(|| {
         read_files(
-            &args.files,
-            args.size,
-            |line| Parsed::of(line, args.size, |d| PolicyRow::of(&d)),
+            &config.fit.files,
+            config.fit.size,
+            |line| Parsed::of(line, config.fit.size, |d| PolicyRow::of(&d)),
             |row| data.push(&row),
         )
     })?;
-    for f in &files {
-        eprintln!(
-            "tune-policy: {}: {} lines, {} used, {} of other sizes, {} malformed",
-            f.path.display(),
-            f.lines,
-            f.used,
-            f.other_size,
-            f.malformed
-        );
-    }
-    for example in &examples {
-        eprintln!("tune-policy: malformed: {example}");
-    }
+    print_counts("tune-policy", &files, &examples);
     eprintln!(
         "tune-policy: {} positions of size {} read and traced in {:.1} s",
         data.len(),
-        args.size,
+        config.fit.size,
         started.elapsed().as_secs_f64()
     );
 
-    let (train, validation) = split(data.len(), args.fit.validation, args.fit.seed);
+    let (train, validation) = split(data.len(), config.fit.validation, config.fit.seed);
     // Top-1 accuracy does not depend on the scale, so the built-in (perhaps hand-set) weights
     // compare directly.
-    let builtin = PolicyWeights::builtin(args.size);
+    let builtin = PolicyWeights::builtin(config.fit.size);
     let builtin: Vec<f64> = (0..w.len()).map(|i| f64::from(builtin.get(i))).collect();
     let (_, builtin_accuracy) = pool.install(|| data.evaluate(&validation, &builtin));
     let (start_loss, start_accuracy) = pool.install(|| data.evaluate(&validation, &w));
@@ -148,11 +106,11 @@ pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
 
     let mut last = (0.0, start_loss, start_accuracy);
     let schedule = Schedule {
-        epochs: args.epochs,
-        batch: args.batch,
-        rate: args.lr,
-        l2: args.fit.l2,
-        seed: args.fit.seed ^ 0x706F_6C69,
+        epochs: config.epochs,
+        batch: config.batch,
+        rate: config.lr,
+        l2: config.fit.l2,
+        seed: config.fit.seed ^ 0x706F_6C69,
     };
     adam_fit(
         &mut w,
@@ -164,39 +122,28 @@ pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
             last = (train_loss, loss, accuracy);
             eprintln!(
                 "tune-policy: epoch {epoch}/{}: train {train_loss:.5} validation {loss:.5} accuracy {accuracy:.4} ({:.1} s)",
-                args.epochs,
+                config.epochs,
                 started.elapsed().as_secs_f64()
             );
         },
     );
 
-    let mut weights = PolicyWeights::zero(args.size)?;
-    weights.set_units(args.units)?;
+    let mut weights = PolicyWeights::zero(config.fit.size)?;
+    weights.set_units(config.units)?;
     for (i, &logit) in w.iter().enumerate() {
         let max = f64::from(crate::search::policy::MAX_WEIGHT);
-        weights.set(i, (logit * args.units).round().clamp(-max, max) as i32);
+        weights.set(i, (logit * config.units).round().clamp(-max, max) as i32);
     }
-    let mut header = vec![
-        format!("written by: {}", command_line()),
-        format!("date: {}", today()),
-    ];
-    for f in &files {
-        header.push(format!(
-            "data: {} ({} lines, {} used)",
-            f.path.display(),
-            f.lines,
-            f.used
-        ));
-    }
+    let mut header = data_header(&files);
     header.push(format!(
         "{} training and {} validation positions, {} epochs, batch {}, lr {}, l2 {}, {} units a logit",
         train.len(),
         validation.len(),
-        args.epochs,
-        args.batch,
-        args.lr,
-        args.fit.l2,
-        args.units
+        config.epochs,
+        config.batch,
+        config.lr,
+        config.fit.l2,
+        config.units
     ));
     header.push(format!(
         "validation: loss {:.5}, top-1 accuracy {:.4} (start: loss {start_loss:.5}, accuracy {start_accuracy:.4}; built-in weights' accuracy {builtin_accuracy:.4}); train loss {:.5}",
@@ -206,7 +153,7 @@ pub fn tune_policy(args: &TunePolicyArgs) -> Result<(), String> {
     out.finish()?;
     eprintln!(
         "tune-policy: wrote {} in {:.1} s",
-        args.out.display(),
+        config.fit.out.display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())

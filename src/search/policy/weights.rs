@@ -8,22 +8,15 @@
 //! of the fitted policy (absent in hand-set files).
 
 use super::features::{Layout, LAYOUTS};
-use crate::core::{MAX_SIZE, MIN_SIZE};
-use crate::search::weights_file::{
-    bad_size, builtin_weight_files, parse_builtin, FeatureNames, WeightsText,
-};
-
-/// What these weights are called in a size error.
-const KIND: &str = "policy weights";
+use crate::search::weights_file::{builtin_weight_files, parse_builtin, Weights, WeightsFormat};
 use std::sync::LazyLock;
 
-/// The weights of one board size.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PolicyWeights {
-    size: usize,
-    weights: Vec<i32>,
-    units: Option<f64>,
-}
+/// The weights of one board size: one per feature, and the units per logit when fitted.
+pub type PolicyWeights = Weights<PolicyFile>;
+
+/// The policy's weights file: `name weight` lines and a `units U` line.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PolicyFile;
 
 /// The weight files compiled into the engine, 3×3 to 8×8.
 const FILES: [&str; 6] = builtin_weight_files!("policy");
@@ -36,120 +29,68 @@ static BUILTIN: LazyLock<Vec<PolicyWeights>> =
 static NAMES: LazyLock<Vec<Vec<String>>> =
     LazyLock::new(|| LAYOUTS.iter().map(Layout::names).collect());
 
-impl PolicyWeights {
-    /// All-zero weights for a board of `size`, or an error for a size outside 3–8.
-    pub fn zero(size: usize) -> Result<PolicyWeights, String> {
-        let layout = Layout::of(size).ok_or_else(|| bad_size(KIND, size))?;
-        Ok(PolicyWeights {
-            size,
-            weights: vec![0; layout.len],
-            units: None,
-        })
-    }
+impl WeightsFormat for PolicyFile {
+    type Value = i32;
+    type Extra = Option<f64>;
+    const KIND: &'static str = "policy weights";
+    const EXTRA_KEY: &'static str = "units";
+    const ARITY: usize = 1;
+    const SHAPE: &'static str = "<feature> <weight>";
+    const DEFAULT_EXTRA: Option<f64> = None;
 
-    /// The weights compiled into the engine for a board of `size` (clamped into 3–8).
-    pub fn builtin(size: usize) -> &'static PolicyWeights {
-        &BUILTIN[size.clamp(MIN_SIZE, MAX_SIZE) - MIN_SIZE]
-    }
-
-    /// The board size these weights are for.
-    pub fn size(&self) -> usize {
-        self.size
-    }
-
-    /// Ordering units per logit of the fitted policy (`None` for hand-set weights).
-    pub fn units(&self) -> Option<f64> {
-        self.units
-    }
-
-    /// Sets the units per logit; a value that is not a positive finite number is refused.
-    pub fn set_units(&mut self, units: f64) -> Result<(), String> {
-        if !(units.is_finite() && units > 0.0) {
-            return Err(format!("bad units {units}: must be a positive number"));
-        }
-        self.units = Some(units);
-        Ok(())
-    }
-
-    /// Number of features.
-    pub fn feature_count(&self) -> usize {
-        self.weights.len()
-    }
-
-    /// The feature names of a board of `size` (empty for an unsupported size).
-    pub fn feature_names(size: usize) -> Vec<&'static str> {
+    fn feature_names(size: usize) -> Vec<&'static str> {
         match Layout::of(size) {
             Some(_) => NAMES[size].iter().map(String::as_str).collect(),
             None => Vec::new(),
         }
     }
 
-    /// The weight of feature `index` (panics past `feature_count`, as a slice).
-    #[inline]
-    pub fn get(&self, index: usize) -> i32 {
-        self.weights[index]
+    fn builtin_all() -> &'static [PolicyWeights] {
+        &BUILTIN
     }
 
-    /// Sets the weight of feature `index` (panics past `feature_count`).
-    pub fn set(&mut self, index: usize, weight: i32) {
-        self.weights[index] = weight;
+    fn extra(units: f64) -> Result<Option<f64>, ()> {
+        if units.is_finite() && units > 0.0 {
+            Ok(Some(units))
+        } else {
+            Err(())
+        }
     }
 
-    /// Reads a weights file; a one-line error names the line and what is wrong with it.
-    pub fn parse(text: &str) -> Result<PolicyWeights, String> {
-        let file = WeightsText::read(text, KIND)?;
-        let mut weights = PolicyWeights::zero(file.size)?;
-        let names = PolicyWeights::feature_names(file.size);
-        let mut features = FeatureNames::new(file.size, &names);
-        for (n, line) in file.lines {
-            let [name, value] = line.split_whitespace().collect::<Vec<_>>()[..] else {
-                return Err(format!(
-                    "line {n}: expected '<feature> <weight>', found '{line}'"
-                ));
-            };
-            if name == "units" {
-                if weights.units.is_some() {
-                    return Err(format!("line {n}: `units` given twice"));
-                }
-                let units = value.parse::<f64>().unwrap_or(f64::NAN);
-                weights.set_units(units).map_err(|_| {
-                    format!("line {n}: bad units '{value}': must be a positive number")
-                })?;
-                continue;
-            }
-            let i = features.take(n, name)?;
-            weights.weights[i] = value
-                .parse::<i32>()
-                .ok()
-                .filter(|w| w.abs() <= MAX_WEIGHT)
-                .ok_or_else(|| {
-                    format!(
-                        "line {n}: bad weight '{value}' for feature '{name}' (an integer within ±{MAX_WEIGHT})"
-                    )
-                })?;
-        }
-        features.finish()?;
-        Ok(weights)
+    fn extra_line(units: Option<f64>) -> Option<String> {
+        units.map(|units| format!("units {units}"))
     }
 
-    /// The weights as a file: `header` lines as `# …` comments, then `size N`, `units U` when
-    /// known, then one `name weight` line per feature in index order.
-    pub fn to_text(&self, header: &[String]) -> String {
-        let mut text = String::new();
-        for part in header.iter().flat_map(|line| line.split('\n')) {
-            text += &format!("# {}\n", part.trim_end());
-        }
-        text += &format!("size {}\n", self.size);
-        if let Some(units) = self.units {
-            text += &format!("units {units}\n");
-        }
-        for (name, weight) in PolicyWeights::feature_names(self.size)
-            .iter()
-            .zip(&self.weights)
-        {
-            text += &format!("{name:<32} {weight:>7}\n");
-        }
-        text
+    fn value<'t>(numbers: &[&'t str]) -> Result<i32, &'t str> {
+        numbers[0]
+            .parse::<i32>()
+            .ok()
+            .filter(|w| w.abs() <= MAX_WEIGHT)
+            .ok_or(numbers[0])
+    }
+
+    fn bad_number(n: usize, text: &str, name: &str) -> String {
+        format!(
+            "line {n}: bad weight '{text}' for feature '{name}' (an integer within ±{MAX_WEIGHT})"
+        )
+    }
+
+    fn value_line(name: &str, weight: i32) -> String {
+        format!("{name:<32} {weight:>7}")
+    }
+}
+
+impl Weights<PolicyFile> {
+    /// Ordering units per logit of the fitted policy (`None` for hand-set weights).
+    pub fn units(&self) -> Option<f64> {
+        self.extra
+    }
+
+    /// Sets the units per logit; a value that is not a positive finite number is refused.
+    pub fn set_units(&mut self, units: f64) -> Result<(), String> {
+        self.extra = PolicyFile::extra(units)
+            .map_err(|()| format!("bad units {units}: must be a positive number"))?;
+        Ok(())
     }
 }
 
@@ -160,6 +101,7 @@ pub const MAX_WEIGHT: i32 = 1_000_000;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::{MAX_SIZE, MIN_SIZE};
 
     #[test]
     fn every_shipped_file_reads_and_writes_back() {

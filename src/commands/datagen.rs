@@ -1,5 +1,6 @@
 //! `menhir datagen`: its flags, turned into the `train::DatagenConfig` the self-play run takes.
 
+use super::settings::settings_from_flags;
 use super::ShardArgs;
 use crate::common::DEFAULT_MAX_PLIES;
 use crate::train::DatagenConfig;
@@ -21,6 +22,9 @@ pub struct DatagenArgs {
     /// Games in the whole run (all shards together).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
+    /// Games reaching this many plies are drawn.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES as u32, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_plies: u32,
     /// Search nodes per move.
     #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
@@ -46,32 +50,13 @@ pub struct DatagenArgs {
     /// Near-best: one-ply value within this many centi-flats of the best move's.
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(i32).range(0..))]
     pub noise_margin: i32,
-    /// Games reaching this many plies are drawn.
-    #[arg(long, default_value_t = DEFAULT_MAX_PLIES as u32, value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_plies: u32,
     /// Play only shard K of N of the run (the games whose index i has i % N == K), or `auto`
     /// from the batch scheduler's variables.
     #[command(flatten)]
     pub shard: ShardArgs,
 }
 
-impl From<DatagenArgs> for DatagenConfig {
-    fn from(args: DatagenArgs) -> Self {
-        DatagenConfig {
-            out: args.out,
-            size: args.size,
-            komi: args.komi,
-            games: args.games,
-            nodes: args.nodes,
-            seed: args.seed,
-            threads: args.threads as usize,
-            hash: args.hash as usize,
-            random_plies: args.random_plies,
-            noisy_plies: args.noisy_plies,
-            noise_chance: args.noise_chance,
-            noise_margin: args.noise_margin,
-            max_plies: args.max_plies as usize,
-            shard: args.shard.into(),
-        }
-    }
-}
+settings_from_flags!(DatagenArgs => DatagenConfig {
+    out, size, komi, games, max_plies, nodes, seed, threads, hash, random_plies,
+    noisy_plies, noise_chance, noise_margin, shard
+});

@@ -1,6 +1,7 @@
 //! The flags both tuners take alike (`menhir tune-eval`, `menhir tune-policy`), flattened into
 //! each, turned into a plain `train::fit_settings::FitSettings`.
 
+use super::settings::settings_from_flags;
 use crate::train::fit_settings::FitSettings;
 use clap::Args;
 use std::path::PathBuf;
@@ -38,17 +39,6 @@ pub struct FitFlags {
     pub threads: Option<u32>,
 }
 
-impl From<FitFlags> for FitSettings {
-    fn from(flags: FitFlags) -> Self {
-        FitSettings {
-            files: flags.files,
-            size: flags.size,
-            out: flags.out,
-            init: flags.init,
-            validation: flags.validation,
-            seed: flags.seed,
-            l2: flags.l2,
-            threads: flags.threads.map(|n| n as usize),
-        }
-    }
-}
+settings_from_flags!(FitFlags => FitSettings {
+    files, size, out, init, validation, seed, l2, threads
+});

@@ -1,5 +1,6 @@
 //! `menhir match`: its flags, turned into the `matchrun::MatchConfig` the match runner takes.
 
+use super::settings::settings_from_flags;
 use super::ShardArgs;
 use crate::matchrun::clock::TimeControl;
 use crate::matchrun::engine::EngineSpec;
@@ -59,24 +60,7 @@ pub struct MatchArgs {
     pub shard: ShardArgs,
 }
 
-impl From<MatchArgs> for MatchConfig {
-    fn from(args: MatchArgs) -> Self {
-        MatchConfig {
-            engines: args.engines,
-            size: args.size,
-            komi: args.komi,
-            games: args.games as usize,
-            tc: args.tc,
-            movetime: args.movetime,
-            concurrency: args.concurrency as usize,
-            ptn: args.ptn,
-            seed: args.seed,
-            openings: args.openings,
-            random_plies: args.random_plies,
-            sprt: args.sprt,
-            grace_ms: args.grace_ms,
-            max_plies: args.max_plies as usize,
-            shard: args.shard.into(),
-        }
-    }
-}
+settings_from_flags!(MatchArgs => MatchConfig {
+    engines, size, komi, games, tc, movetime, concurrency, ptn, seed, openings,
+    random_plies, sprt, grace_ms, max_plies, shard
+});

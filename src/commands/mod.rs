@@ -14,6 +14,7 @@ mod playtak;
 mod position_args;
 mod report;
 mod serve;
+mod settings;
 mod shard_args;
 mod spsa;
 mod tinue;

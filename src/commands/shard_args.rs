@@ -1,6 +1,7 @@
 //! The `--shard` and `--shard-count` flags, flattened into every command that splits its work
 //! (`menhir match`, `menhir datagen`), turned into a plain `shard::ShardRequest`.
 
+use super::settings::settings_from_flags;
 use crate::shard::ShardRequest;
 use clap::Args;
 
@@ -19,11 +20,6 @@ pub struct ShardArgs {
     pub shard_count: Option<usize>,
 }
 
-impl From<ShardArgs> for ShardRequest {
-    fn from(args: ShardArgs) -> Self {
-        ShardRequest {
-            shard: args.shard,
-            shard_count: args.shard_count,
-        }
-    }
-}
+settings_from_flags!(ShardArgs => ShardRequest {
+    shard, shard_count
+});

@@ -1,5 +1,6 @@
 //! `menhir spsa`: its flags, turned into the `spsa::SpsaConfig` the tuner takes.
 
+use super::settings::settings_from_flags;
 use crate::matchrun::clock::TimeControl;
 use crate::spsa::SpsaConfig;
 use clap::Args;
@@ -49,22 +50,7 @@ pub struct SpsaArgs {
     pub grace_ms: u64,
 }
 
-impl From<SpsaArgs> for SpsaConfig {
-    fn from(args: SpsaArgs) -> Self {
-        SpsaConfig {
-            params: args.params,
-            out: args.out,
-            resume: args.resume,
-            iterations: args.iterations as usize,
-            size: args.size,
-            komi: args.komi,
-            tc: args.tc,
-            concurrency: args.concurrency as usize,
-            random_plies: args.random_plies,
-            seed: args.seed,
-            engine_cmd: args.engine_cmd,
-            engine_args: args.engine_args,
-            grace_ms: args.grace_ms,
-        }
-    }
-}
+settings_from_flags!(SpsaArgs => SpsaConfig {
+    params, out, resume, iterations, size, komi, tc, concurrency, random_plies, seed,
+    engine_cmd, engine_args, grace_ms
+});

@@ -1,5 +1,6 @@
 //! `menhir tune-eval`: its flags, turned into the `train::TuneConfig` the evaluation fit takes.
 
+use super::settings::settings_from_flags;
 use super::FitFlags;
 use crate::train::TuneConfig;
 use clap::Args;
@@ -25,14 +26,6 @@ pub struct TuneEvalArgs {
     pub lr: f64,
 }
 
-impl From<TuneEvalArgs> for TuneConfig {
-    fn from(args: TuneEvalArgs) -> Self {
-        TuneConfig {
-            lambda: args.lambda,
-            epochs: args.epochs as usize,
-            batch: args.batch as usize,
-            lr: args.lr,
-            fit: args.fit.into(),
-        }
-    }
-}
+settings_from_flags!(TuneEvalArgs => TuneConfig {
+    lambda, epochs, batch, lr, fit
+});

@@ -1,5 +1,6 @@
 //! `menhir tune-policy`: its flags, turned into the `train::TunePolicyConfig` the policy fit takes.
 
+use super::settings::settings_from_flags;
 use super::FitFlags;
 use crate::train::TunePolicyConfig;
 use clap::Args;
@@ -26,14 +27,6 @@ pub struct TunePolicyArgs {
     pub lr: f64,
 }
 
-impl From<TunePolicyArgs> for TunePolicyConfig {
-    fn from(args: TunePolicyArgs) -> Self {
-        TunePolicyConfig {
-            units: args.units,
-            epochs: args.epochs as usize,
-            batch: args.batch as usize,
-            lr: args.lr,
-            fit: args.fit.into(),
-        }
-    }
-}
+settings_from_flags!(TunePolicyArgs => TunePolicyConfig {
+    units, epochs, batch, lr, fit
+});

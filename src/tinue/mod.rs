@@ -22,5 +22,9 @@
 mod proof;
 mod solver;
 mod table;
+mod tak;
+
+/// Deepest line the solver follows; a line cut here makes a disproof unknown, never false.
+pub const MAX_DEPTH: usize = 200;
 
 pub use solver::{Budget, Outcome, Solver, Verdict};

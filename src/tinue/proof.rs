@@ -2,9 +2,26 @@
 //! at every step (every defence tried, repetitions judged from the game's history), the length
 //! of the forcing line and the line itself. Runs once per verdict, so it may allocate.
 
-use super::solver::{threatens_after, win_in_one, Solver, MAX_DEPTH};
-use crate::core::{Move, MoveList, Position};
+use super::table::Table;
+use super::tak::{threatens_after, win_in_one};
+use super::MAX_DEPTH;
+use crate::core::{Color, Move, MoveList, Position};
 use fxhash::{FxHashMap, FxHashSet};
+
+/// The solver's table as the walk reads it: the entries, whose side attacks, and the key mask
+/// of that side's search.
+pub(super) struct ProvenTable<'a> {
+    pub table: &'a Table,
+    pub attacker: Color,
+    pub key_mask: u64,
+}
+
+impl ProvenTable<'_> {
+    /// The table key of the position.
+    fn key(&self, pos: &Position) -> u64 {
+        pos.hash() ^ self.key_mask
+    }
+}
 
 /// Plies to the end and the move that achieves it (the attacker's fastest proven move, or the
 /// defender's longest-resisting one); `None` when the table holds no complete proof.
@@ -12,7 +29,7 @@ type Memo = FxHashMap<u64, Option<(u32, Move)>>;
 
 /// The proven length from `pos` and the forcing line, or `None` if the table does not hold a
 /// proof that survives the walk.
-pub(super) fn line(solver: &Solver, pos: &mut Position) -> Option<(u32, Vec<Move>)> {
+pub(super) fn line(solver: &ProvenTable, pos: &mut Position) -> Option<(u32, Vec<Move>)> {
     let mut walk = Walk {
         solver,
         memo: Memo::default(),
@@ -41,7 +58,7 @@ pub(super) fn line(solver: &Solver, pos: &mut Position) -> Option<(u32, Vec<Move
 }
 
 struct Walk<'a> {
-    solver: &'a Solver,
+    solver: &'a ProvenTable<'a>,
     memo: Memo,
     on_path: FxHashSet<u64>,
 }

@@ -10,14 +10,14 @@
 //! such a disproof holds on its path only, so it is flagged up the tree and never stored, and a
 //! root disproof that needs one is reported as unknown.
 
-use super::proof;
+use super::proof::{self, ProvenTable};
 use super::table::{Entry, Table, INF};
-use crate::core::{Color, Move, MoveList, PieceKind, Position};
+use super::tak::{threatens_after, win_in_one};
+use super::MAX_DEPTH;
+use crate::core::{Color, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Deepest line the solver follows; a line cut here makes a disproof unknown, never false.
-pub const MAX_DEPTH: usize = 200;
 /// The stop flag, clock and node budget are read every this many nodes.
 const CHECK_EVERY: u64 = 8;
 /// Keys of the search where Black attacks are changed by this, so a table shared by the two
@@ -175,7 +175,7 @@ impl Solver {
         }
         match self.prove(pos, me, stop) {
             Some(true) => {
-                return match proof::line(self, pos) {
+                return match proof::line(&self.proven_table(), pos) {
                     Some((plies, pv)) => Verdict::Win { plies, pv },
                     None => {
                         log::warn!("tinue: a proof did not survive the re-walk");
@@ -190,7 +190,7 @@ impl Solver {
             return Verdict::NoTinue;
         }
         match self.prove(pos, !me, stop) {
-            Some(true) => match proof::line(self, pos) {
+            Some(true) => match proof::line(&self.proven_table(), pos) {
                 Some((plies, pv)) => Verdict::Loss { plies, pv },
                 None => Verdict::NoTinue,
             },
@@ -226,6 +226,15 @@ impl Solver {
     #[inline]
     pub(super) fn key(&self, pos: &Position) -> u64 {
         pos.hash() ^ self.key_mask
+    }
+
+    /// The table as the proof walk reads it.
+    fn proven_table(&self) -> ProvenTable<'_> {
+        ProvenTable {
+            table: &self.table,
+            attacker: self.attacker,
+            key_mask: self.key_mask,
+        }
     }
 
     fn out_of_budget(&mut self, stop: &AtomicBool) -> bool {
@@ -399,52 +408,6 @@ impl Solver {
             path: false,
         })
     }
-}
-
-/// A move that wins at once for the side to move: a road, or the placement that ends the game
-/// on flats (the last empty square, or the mover's last piece) with the mover ahead, komi
-/// counted. Only placements end a game on flats, so one look at the counts settles it.
-#[inline]
-pub(super) fn win_in_one(pos: &Position) -> Option<Move> {
-    if let Some(mv) = pos.road_win() {
-        return Some(mv);
-    }
-    let me = pos.to_move();
-    let empty = pos.empty();
-    let pieces = pos.stones(me) + pos.capstones(me);
-    if pos.is_opening() || pieces == 0 || (empty.count() != 1 && pieces != 1) {
-        return None;
-    }
-    let sq = empty.first()?;
-    let kind = if pos.stones(me) > 0 {
-        PieceKind::Flat
-    } else {
-        PieceKind::Cap
-    };
-    let (mut white, mut black) = pos.flat_counts();
-    if kind == PieceKind::Flat {
-        match me {
-            Color::White => white += 1,
-            Color::Black => black += 1,
-        }
-    }
-    let margin = 2 * (white as i32 - black as i32) - pos.half_komi();
-    let winner = match margin.signum() {
-        1 => Color::White,
-        -1 => Color::Black,
-        _ => return None,
-    };
-    (winner == me).then(|| Move::place(sq, kind))
-}
-
-/// Whether the side that just moved would win at once (a road, or a flat ending in its favour)
-/// if it moved again: what makes an attacker's move a threat.
-#[inline]
-pub(super) fn threatens_after(pos: &mut Position) -> bool {
-    pos.do_null_move();
-    let threat = win_in_one(pos).is_some();
-    pos.undo_null_move();
-    threat
 }
 
 /// Whether the opponent of the side to move wins at once if it may move now.

@@ -179,15 +179,27 @@ impl SearchHandle {
         }
         self.prepare();
         let searcher = Arc::clone(self.searcher.as_ref().expect("prepare builds the searcher"));
+        let style = self.style;
+        self.start("menhir-search", move |stop, busy, out| {
+            search_thread(&searcher, &pos, &limits, style, stop, busy, out)
+        })
+    }
+
+    /// Runs `body` on the search thread: the stop flag lowered, `busy` raised until `body`
+    /// clears it with its `bestmove`, or at once if the thread cannot be started.
+    fn start(
+        &mut self,
+        name: &str,
+        body: impl FnOnce(&AtomicBool, &Mutex<bool>, &dyn Fn(&str)) + Send + 'static,
+    ) -> Result<(), String> {
         self.stop.store(false, Ordering::SeqCst);
         let stop = Arc::clone(&self.stop);
         let out = Arc::clone(&self.out);
         let busy = Arc::clone(&self.busy);
-        let style = self.style;
         *busy.lock().unwrap_or_else(PoisonError::into_inner) = true;
         let spawned = thread::Builder::new()
-            .name("menhir-search".into())
-            .spawn(move || search_thread(&searcher, &pos, &limits, style, &stop, &busy, &*out));
+            .name(name.into())
+            .spawn(move || body(&stop, &busy, &*out));
         match spawned {
             Ok(worker) => {
                 self.worker = Some(worker);
@@ -222,28 +234,13 @@ impl SearchHandle {
                 solver
             }
         };
-        self.stop.store(false, Ordering::SeqCst);
-        let stop = Arc::clone(&self.stop);
-        let out = Arc::clone(&self.out);
-        let busy = Arc::clone(&self.busy);
-        *busy.lock().unwrap_or_else(PoisonError::into_inner) = true;
         let budget = Budget {
             nodes: limits.nodes,
             time: limits.movetime,
         };
-        let spawned = thread::Builder::new()
-            .name("menhir-solve".into())
-            .spawn(move || solve_thread(&solver, &searcher, &pos, budget, &stop, &busy, &*out));
-        match spawned {
-            Ok(worker) => {
-                self.worker = Some(worker);
-                Ok(())
-            }
-            Err(e) => {
-                *self.busy.lock().unwrap_or_else(PoisonError::into_inner) = false;
-                Err(format!("cannot start the search thread: {e}"))
-            }
-        }
+        self.start("menhir-solve", move |stop, busy, out| {
+            solve_thread(&solver, &searcher, &pos, budget, stop, busy, out)
+        })
     }
 
     /// Whether the engine is idle, after waiting up to `limit` for a search that was told to

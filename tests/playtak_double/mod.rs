@@ -251,14 +251,7 @@ impl Conn {
                         buf.extend_from_slice(&chunk[..n]);
                         Ok(None)
                     }
-                    Err(e)
-                        if matches!(
-                            e.kind(),
-                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                        ) =>
-                    {
-                        Ok(None)
-                    }
+                    Err(e) if read_timed_out(&e) => Ok(None),
                     Err(_) => Err(()),
                 }
             }
@@ -269,14 +262,7 @@ impl Conn {
                 }
                 Ok(Message::Close(_)) => Err(()),
                 Ok(_) => Ok(None),
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) =>
-                {
-                    Ok(None)
-                }
+                Err(tungstenite::Error::Io(e)) if read_timed_out(&e) => Ok(None),
                 Err(_) => Err(()),
             },
         }
@@ -826,4 +812,12 @@ impl Server {
             }
         }
     }
+}
+
+/// Whether a read on a socket with a read timeout ended for want of data, not by a fault.
+fn read_timed_out(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+    )
 }

@@ -2,7 +2,8 @@
 # Browser check for `menhir serve`: headless Chromium loads scripts/browser-check.html, whose
 # JavaScript runs PTN Ninja's TEI sequence over a WebSocket to a `menhir serve` on a free
 # loopback port and writes the transcript into the page; this script reads the page and
-# checks for teiok, readyok, `info … wdl … pv …` lines and two bestmoves.
+# checks for teiok, readyok, `info … wdl … pv …` lines, a solved score from `go solved` and from
+# the search with ScoreSolved on (a 4x4 tinue), and four bestmoves.
 #
 #   scripts/browser-check.sh            (MENHIR=path/to/menhir to test another build)
 #
@@ -121,8 +122,11 @@ check "readyok" '^<< readyok$'
 check "info ... wdl ... pv" '^<< info .*score cp -?[0-9]+ wdl [0-9]+ [0-9]+ [0-9]+ .* pv [^ ]+'
 check "info multipv 2 ... wdl ... pv" '^<< info multipv 2 .* wdl [0-9]+ [0-9]+ [0-9]+ .* pv [^ ]+'
 check "bestmove after stop" '^<< bestmove [^ ]+'
-[ "$(printf '%s\n' "$transcript" | grep -c '^<< bestmove ')" -eq 2 ] ||
-    { echo "browser-check: FAIL: expected two bestmoves" >&2; fail=1; }
+check "go solved: score solved win 9 pv c2" '^<< info depth 9 .*score solved win 9 .* pv c2 '
+check "search with ScoreSolved: score solved win" '^<< info .*score solved win [0-9]+ .* pv c2'
+check "bestmove c2 for the tinue" '^<< bestmove c2$'
+[ "$(printf '%s\n' "$transcript" | grep -c '^<< bestmove ')" -eq 4 ] ||
+    { echo "browser-check: FAIL: expected four bestmoves" >&2; fail=1; }
 if [ "$fail" -ne 0 ]; then
     echo "browser-check: FAILED" >&2
     exit 1

@@ -88,6 +88,23 @@ fn every_defence_loses(pos: &mut Position, attacker: Color, plies: u32) -> bool 
     true
 }
 
+/// Exhaustive: `attacker` (to move) wins within `plies` plies playing any first move, then only
+/// winning moves and taks (the solver's second search, a free first move).
+fn free_first_win(pos: &mut Position, attacker: Color, plies: u32) -> bool {
+    if tak_win(pos, attacker, plies) {
+        return true;
+    }
+    plies >= 3
+        && moves(pos).into_iter().any(|mv| {
+            let undo = pos.do_move(mv);
+            let win = won(pos, attacker).is_none()
+                && !pos.is_threefold()
+                && every_defence_loses(pos, attacker, plies - 1);
+            pos.undo_move(mv, undo);
+            win
+        })
+}
+
 /// Plain minimax over every move: `attacker` (to move) forces a win within `plies`.
 fn minimax_win(pos: &mut Position, attacker: Color, plies: u32) -> bool {
     if plies == 0 {
@@ -169,15 +186,16 @@ fn solve(pos: &Position, nodes: u64) -> Verdict {
         .verdict
 }
 
-/// Every verdict with a proof is re-derived: a win by the exhaustive tak search within its
-/// length and its line played to the end, a loss by every move of the side to move.
+/// Every verdict with a proof is re-derived: a win by the exhaustive search (taks, after a free
+/// first move) within its length and its line played to the end, a loss by every move of the
+/// side to move.
 fn check_claim(pos: &Position, verdict: &Verdict) {
     let me = pos.to_move();
     let mut p = pos.clone();
     match verdict {
-        Verdict::Win { plies, pv } => {
+        Verdict::Win { plies, pv, .. } => {
             assert!(
-                tak_win(&mut p, me, *plies),
+                free_first_win(&mut p, me, *plies),
                 "claimed win in {plies} not re-derived: {}",
                 pos.to_tps()
             );
@@ -272,9 +290,10 @@ fn a_known_tinue_is_proved_with_its_line_and_defender_sees_the_loss() {
     let pos = Position::from_tps("x4/x4/x,1,x2/1,1,x,2 1 5").unwrap();
     let verdict = solve(&pos, 100_000);
     check_claim(&pos, &verdict);
-    let Verdict::Win { plies, pv } = &verdict else {
+    let Verdict::Win { plies, pv, tinue } = &verdict else {
         panic!("{verdict:?}")
     };
+    assert!(tinue);
     assert_eq!(pv[0].to_ptn(), "c2");
     // Black to move after c2 loses whatever it plays.
     let mut after = pos.clone();
@@ -285,6 +304,27 @@ fn a_known_tinue_is_proved_with_its_line_and_defender_sees_the_loss() {
         matches!(loss, Verdict::Loss { plies: p, .. } if p == plies - 1),
         "{loss:?}"
     );
+}
+
+/// A forced win whose first move is quiet (no threat) is no tinue, and the tak-only search
+/// disproves it; the second search, with a free first move, proves it. 4×4 from self-play
+/// (tests/data/tinue-bench.txt line 20), komi 2: White plays b3- and then forces a road.
+#[test]
+fn a_forced_win_that_starts_with_a_quiet_move_is_proved() {
+    let mut pos = Position::from_tps("2,x3/x,1,x,2/x,2,1,x/1,1112,1,x 1 9").unwrap();
+    pos.set_half_komi(4);
+    let me = pos.to_move();
+    let verdict = solve(&pos, 100_000);
+    let Verdict::Win { plies, pv, tinue } = &verdict else {
+        panic!("{verdict:?}")
+    };
+    assert!(!tinue, "{verdict:?}");
+    assert!(*plies <= 9, "{verdict:?}");
+    assert!(!tak_win(&mut pos.clone(), me, *plies), "a tinue after all");
+    check_claim(&pos, &verdict);
+    let mut after = pos.clone();
+    after.do_move(pv[0]);
+    assert!(!threatens(&mut after, me), "{} is a tak", pv[0].to_ptn());
 }
 
 #[test]

@@ -171,6 +171,24 @@ fn menhir_tinue_prints_the_result_and_line() {
     let (ok, out, _) = menhir(&["tinue", "--tps", NO_TINUE]);
     assert!(ok);
     assert!(out.starts_with("no tinue (disproved)"), "{out}");
+    // A forced win whose first move is quiet (b3-) is said to be no tinue yet.
+    let quiet_first = "2,x3/x,1,x,2/x,2,1,x/1,1112,1,x 1 9";
+    let args = [
+        "tinue",
+        "--tps",
+        quiet_first,
+        "--half-komi",
+        "4",
+        "--nodes",
+        "100000",
+    ];
+    let (ok, out, _) = menhir(&args);
+    assert!(ok);
+    assert!(
+        out.starts_with("forced win in ")
+            && out.contains("(the first move is quiet: no tinue yet)\nline: b3- "),
+        "{out}"
+    );
 }
 
 #[test]

@@ -117,7 +117,7 @@ impl TinueProver for SolverProver {
         };
         let stop = AtomicBool::new(false);
         let (outcome, plies, line) = match self.solver.solve(pos, budget, &stop).verdict {
-            Verdict::Win { plies, pv } => (Outcome::Win, plies, pv),
+            Verdict::Win { plies, pv, .. } => (Outcome::Win, plies, pv),
             Verdict::Loss { plies, pv } => (Outcome::Loss, plies, pv),
             Verdict::NoTinue | Verdict::Unknown | Verdict::Finished => return None,
         };

@@ -81,7 +81,12 @@ pub fn tinue(args: &TinueArgs) -> Result<(), String> {
 /// One line saying what the solver found.
 pub fn describe(verdict: &Verdict) -> String {
     match verdict {
-        Verdict::Win { plies, .. } => format!("tinue: win in {plies} plies"),
+        Verdict::Win {
+            plies, tinue: true, ..
+        } => format!("tinue: win in {plies} plies"),
+        Verdict::Win { plies, .. } => {
+            format!("forced win in {plies} plies (the first move is quiet: no tinue yet)")
+        }
         Verdict::Loss { plies, .. } => format!("lost: every move loses, in {plies} plies"),
         Verdict::NoTinue => "no tinue (disproved)".into(),
         Verdict::Unknown => "unknown (the budget ended before a proof or a disproof)".into(),
@@ -130,7 +135,7 @@ fn batch(file: &str, half_komi: i32, budget: Budget, solver: &mut Solver) -> Res
         progress(done, total);
         let outcome = solver.solve(pos, budget, &stop);
         let (word, plies, pv) = match &outcome.verdict {
-            Verdict::Win { plies, pv } => ("win", plies.to_string(), moves_text(pv)),
+            Verdict::Win { plies, pv, .. } => ("win", plies.to_string(), moves_text(pv)),
             Verdict::Loss { plies, pv } => ("loss", plies.to_string(), moves_text(pv)),
             Verdict::NoTinue => ("disproved", "-".into(), String::new()),
             Verdict::Unknown => ("unknown", "-".into(), String::new()),

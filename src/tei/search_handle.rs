@@ -356,7 +356,7 @@ fn solve_thread(
     };
     let proven = match &outcome {
         Ok(outcome) => match &outcome.verdict {
-            Verdict::Win { plies, pv } | Verdict::Loss { plies, pv } => {
+            Verdict::Win { plies, pv, .. } | Verdict::Loss { plies, pv } => {
                 let side = if matches!(outcome.verdict, Verdict::Win { .. }) {
                     "win"
                 } else {

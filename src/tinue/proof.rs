@@ -2,6 +2,7 @@
 //! at every step (every defence tried, repetitions judged from the game's history), the length
 //! of the forcing line and the line itself. Runs once per verdict, so it may allocate.
 
+use super::solver::FREE_FIRST_MOVE;
 use super::table::Table;
 use super::tak::{threatens_after, win_in_one};
 use super::MAX_DEPTH;
@@ -14,12 +15,19 @@ pub(super) struct ProvenTable<'a> {
     pub table: &'a Table,
     pub attacker: Color,
     pub key_mask: u64,
+    /// Whether that search let the attacker's first move be any move.
+    pub free_first: bool,
 }
 
 impl ProvenTable<'_> {
-    /// The table key of the position.
-    fn key(&self, pos: &Position) -> u64 {
-        pos.hash() ^ self.key_mask
+    /// The table key of the position `depth` plies from the root.
+    fn key(&self, pos: &Position, depth: usize) -> u64 {
+        let salt = if depth == 0 && self.free_first {
+            FREE_FIRST_MOVE
+        } else {
+            0
+        };
+        pos.hash() ^ self.key_mask ^ salt
     }
 }
 
@@ -38,7 +46,7 @@ pub(super) fn line(solver: &ProvenTable, pos: &mut Position) -> Option<(u32, Vec
     let plies = walk.length(pos, 0)?;
     let mut pv = Vec::new();
     let mut undos = Vec::new();
-    while let Some(Some((_, mv))) = walk.memo.get(&solver.key(pos)).copied() {
+    while let Some(Some((_, mv))) = walk.memo.get(&solver.key(pos, pv.len())).copied() {
         pv.push(mv);
         undos.push((mv, pos.do_move(mv)));
         if pos.result().is_some() {
@@ -67,12 +75,12 @@ impl Walk<'_> {
     fn proven(&self, pos: &Position) -> bool {
         self.solver
             .table
-            .get(self.solver.key(pos))
+            .get(self.solver.key(pos, 1))
             .is_some_and(|e| e.pn == 0)
     }
 
     fn length(&mut self, pos: &mut Position, depth: usize) -> Option<u32> {
-        let key = self.solver.key(pos);
+        let key = self.solver.key(pos, depth);
         if let Some(known) = self.memo.get(&key) {
             return known.map(|(plies, _)| plies);
         }
@@ -92,7 +100,9 @@ impl Walk<'_> {
                 None
             } else if !or_node && win_in_one(pos).is_some() {
                 Some(2)
-            } else if self.proven(pos) && (!or_node || threatens_after(pos)) {
+            } else if self.proven(pos)
+                && (!or_node || (depth == 0 && self.solver.free_first) || threatens_after(pos))
+            {
                 self.length(pos, depth + 1).map(|n| n + 1)
             } else {
                 None

@@ -27,4 +27,8 @@ mod tak;
 /// Deepest line the solver follows; a line cut here makes a disproof unknown, never false.
 pub const MAX_DEPTH: usize = 200;
 
+/// The root's key in the search with a free first move is changed by this, so its entry never
+/// mixes with the tak-only search's entry for the same position.
+const FREE_FIRST_MOVE: u64 = 0xc2b2_ae3d_27d4_eb4f;
+
 pub use solver::{Budget, Outcome, Solver, Verdict};

@@ -2,10 +2,9 @@
 //! at every step (every defence tried, repetitions judged from the game's history), the length
 //! of the forcing line and the line itself. Runs once per verdict, so it may allocate.
 
-use super::solver::FREE_FIRST_MOVE;
 use super::table::Table;
 use super::tak::{threatens_after, win_in_one};
-use super::MAX_DEPTH;
+use super::{FREE_FIRST_MOVE, MAX_DEPTH};
 use crate::core::{Color, Move, MoveList, Position};
 use fxhash::{FxHashMap, FxHashSet};
 

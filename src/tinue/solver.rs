@@ -18,7 +18,7 @@
 use super::proof::{self, ProvenTable};
 use super::table::{Entry, Table, INF};
 use super::tak::{threatens_after, win_in_one};
-use super::MAX_DEPTH;
+use super::{FREE_FIRST_MOVE, MAX_DEPTH};
 use crate::core::{Color, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -36,8 +36,6 @@ const BLACK_ATTACKS: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Share of the budget (in per cent) the tak-only search gets before the free first move is
 /// tried: the tak-only verdict is the one that can say "no tinue".
 const TAK_ONLY_SHARE: u64 = 50;
-/// The root's key in the search with a free first move is changed by this.
-pub(super) const FREE_FIRST_MOVE: u64 = 0xc2b2_ae3d_27d4_eb4f;
 
 /// When to give up without a verdict.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -370,7 +370,9 @@ fn the_prover_decides_tinue_and_the_evaluation() {
     // Asked in every position the game reached, none of them finished.
     assert_eq!(oracle.asked, 7);
     let marks: Vec<String> = plies.iter().map(|p| p.marks.text()).collect();
-    assert_eq!(marks[4], "\"", "{plies:?}");
+    // The tinue mark; `!` too when the search would have played another move (the ply is then
+    // judged by the jump to a forced win, which depends on the evaluation's weights).
+    assert!(marks[4] == "\"" || marks[4] == "\"!", "{plies:?}");
     assert!(
         plies[4].comment.starts_with("+1.00/"),
         "{}",

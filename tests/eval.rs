@@ -157,9 +157,10 @@ fn prefers_more_flats_and_komi_helps_black() {
     let mut pos = Position::from_tps("1,x4/x5/x5/x5/2,x4 1 2").unwrap();
     let before = evaluate(&pos);
     pos.set_half_komi(4);
+    // How much is the fitted weights' call (5×5 generation 3: 0.92 flats in the opening).
     assert!(
-        evaluate(&pos) < before - 100,
-        "komi 2 costs White over a flat"
+        evaluate(&pos) < before - 50,
+        "komi 2 costs White over half a flat"
     );
     // Komi is a flat-lead feature, so its weight follows the phase: two half flats for Black.
     assert_eq!(count(&pos, "flat_lead_not_to_move"), 4);

@@ -198,36 +198,19 @@ impl Solver {
         }
         let tak_only = self.within_share(TAK_ONLY_SHARE, |s| s.prove(pos, me, false, stop));
         if tak_only == Some(true) {
-            return self.line(
-                pos,
-                Verdict::Win {
-                    plies: 0,
-                    pv: Vec::new(),
-                    tinue: true,
-                },
-            );
+            return self.win_line(pos);
         }
         if tak_only == Some(false) && opponent_threatens(pos) {
             let loss = self.within_share(TAK_ONLY_SHARE, |s| s.prove(pos, !me, false, stop));
             if loss == Some(true) {
-                return self.line(
-                    pos,
-                    Verdict::Loss {
-                        plies: 0,
-                        pv: Vec::new(),
-                    },
-                );
+                return match proof::line(&self.proven_table(), pos) {
+                    Some((plies, pv)) => Verdict::Loss { plies, pv },
+                    None => Verdict::NoTinue,
+                };
             }
         }
         if !self.out_of_budget(stop) && self.prove(pos, me, true, stop) == Some(true) {
-            return self.line(
-                pos,
-                Verdict::Win {
-                    plies: 0,
-                    pv: Vec::new(),
-                    tinue: true,
-                },
-            );
+            return self.win_line(pos);
         }
         match tak_only {
             Some(false) => Verdict::NoTinue,
@@ -253,17 +236,15 @@ impl Solver {
         out
     }
 
-    /// The proven verdict `kind` with its length and line re-walked from the table (the last
-    /// search's); unknown if the walk does not confirm the proof.
-    fn line(&self, pos: &mut Position, kind: Verdict) -> Verdict {
-        match (proof::line(&self.proven_table(), pos), kind) {
-            (Some((plies, pv)), Verdict::Win { .. }) => {
+    /// The last search's proven win with its length and line re-walked from the table; unknown
+    /// if the walk does not confirm the proof.
+    fn win_line(&self, pos: &mut Position) -> Verdict {
+        match proof::line(&self.proven_table(), pos) {
+            Some((plies, pv)) => {
                 let tinue = !self.free_first || starts_with_tak(pos, &pv);
                 Verdict::Win { plies, pv, tinue }
             }
-            (Some((plies, pv)), Verdict::Loss { .. }) => Verdict::Loss { plies, pv },
-            (None, Verdict::Loss { .. }) => Verdict::NoTinue,
-            _ => {
+            None => {
                 log::warn!("tinue: a proof did not survive the re-walk");
                 Verdict::Unknown
             }

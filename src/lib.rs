@@ -13,6 +13,9 @@
 //!   (`report`). Depends on `common`, `shard` and `core`.
 //! - [`analysis`]: annotating games (`annotate`): every position searched and tried by the
 //!   tinue solver, marks and comments. Depends on `search`, `tinue` and `core`.
+//! - [`tactics`]: the tactical suite (`tactics`): roads in 1, 3 and 5 plies and defences
+//!   from self-play games, searched at a fixed limit and each move checked by trying every
+//!   move to the line's horizon. Depends on `search` and `core`.
 //! - [`playtak`]: a bot on a playtak server (`playtak`): protocol, move notation, transport,
 //!   the engine link and the session. Depends on `tei`, `matchrun` and `core`.
 //! - [`shard`]: splitting a seeded run into disjoint parts (`--shard K/N`, `--shard auto`).
@@ -45,6 +48,7 @@ pub mod playtak;
 pub mod search;
 pub mod shard;
 pub mod spsa;
+pub mod tactics;
 pub mod tei;
 pub mod tinue;
 pub mod train;

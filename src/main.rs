@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use menhir::commands::{
     AnalyzeArgs, AnnotateArgs, BenchArgs, DatagenArgs, MatchArgs, PerftArgs, PlaytakArgs,
-    ReportArgs, ServeArgs, SpsaArgs, TinueArgs, TuneEvalArgs, TunePolicyArgs,
+    ReportArgs, ServeArgs, SpsaArgs, TacticsArgs, TinueArgs, TuneEvalArgs, TunePolicyArgs,
 };
 use std::process::ExitCode;
 
@@ -38,6 +38,8 @@ enum Command {
     Annotate(AnnotateArgs),
     /// Prove or disprove tinue (a road that cannot be stopped) for the side to move.
     Tinue(TinueArgs),
+    /// Search the tactical suite (roads in 1, 3, 5 plies, defences) and check every move.
+    Tactics(TacticsArgs),
     /// Play a match between two TEI engines.
     Match(MatchArgs),
     /// Sum up PTN game files per engine pair, as `match` does at the end.
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => menhir::commands::analyze(&args),
         Command::Annotate(args) => menhir::commands::annotate(&args),
         Command::Tinue(args) => menhir::commands::tinue(&args),
+        Command::Tactics(args) => return tactics_exit(menhir::commands::tactics(&args)),
         Command::Match(args) => menhir::matchrun::run(&args.into()),
         Command::Report(args) => menhir::commands::report(&args),
         Command::Datagen(args) => menhir::train::datagen(&args.into()),
@@ -82,6 +85,20 @@ fn main() -> ExitCode {
         Err(message) => {
             eprintln!("menhir: {message}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+/// `menhir tactics` exits 0 when every line passed, 1 when one failed, and 2 (as for a bad
+/// command line) when the file, a TPS or a flag value is bad, so a script tells a failing
+/// engine from a broken run.
+fn tactics_exit(outcome: Result<bool, String>) -> ExitCode {
+    match outcome {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("menhir: {message}");
+            ExitCode::from(2)
         }
     }
 }

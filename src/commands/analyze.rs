@@ -1,5 +1,6 @@
 //! `menhir analyze`: one search for a person at a terminal.
 
+use super::budget::{check_half_komi, time_limit};
 use super::PositionArgs;
 use crate::search::{Limits, Searcher, MAX_MULTIPV};
 use crate::tei::{format_info, InfoStyle};
@@ -35,12 +36,7 @@ pub struct AnalyzeArgs {
 /// Runs the analysis, printing info lines and the best move.
 pub fn analyze(args: &AnalyzeArgs) -> Result<(), String> {
     let mut pos = args.position.position()?;
-    if !(-10..=10).contains(&args.half_komi) {
-        return Err(format!(
-            "bad --half-komi: {} is outside -10..10",
-            args.half_komi
-        ));
-    }
+    check_half_komi(args.half_komi)?;
     pos.set_half_komi(args.half_komi);
     if let Some(result) = pos.result() {
         return Err(format!("the game is over ({result}): nothing to analyze"));
@@ -56,11 +52,11 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<(), String> {
     }
     let limits = Limits {
         depth: args.depth,
-        movetime: match (args.movetime, args.depth) {
-            (Some(ms), _) => Some(Duration::from_millis(ms)),
-            (None, None) => Some(Duration::from_millis(5000)),
-            (None, Some(_)) => None,
-        },
+        movetime: time_limit(
+            args.movetime,
+            args.depth.is_some(),
+            Duration::from_millis(5000),
+        ),
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash.max(1), args.threads);

@@ -1,6 +1,7 @@
 //! `menhir annotate`: a PTN file's games written back with the engine's evaluation of every
 //! move, its preferred moves and the PTN marks.
 
+use super::budget::{check_budget, check_hash, time_limit};
 use crate::analysis::{annotate_text, AnnotateConfig};
 use crate::search::Limits;
 use clap::Args;
@@ -41,22 +42,18 @@ pub fn annotate(args: &AnnotateArgs) -> Result<(), String> {
     if args.threads == 0 || args.threads > 256 {
         return Err("bad --threads: must be 1 to 256".into());
     }
-    if args.nodes == Some(0) || args.movetime == Some(0) {
-        return Err("bad budget: --nodes and --movetime must be at least 1".into());
-    }
-    if args.hash == 0 {
-        return Err("bad --hash: must be at least 1".into());
-    }
+    check_budget(args.nodes, args.movetime)?;
+    check_hash(args.hash)?;
     let name = args.file.display();
     let text =
         std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {name}: {e}"))?;
     let limits = Limits {
         nodes: args.nodes,
-        movetime: match (args.movetime, args.nodes) {
-            (Some(ms), _) => Some(Duration::from_millis(ms)),
-            (None, None) => Some(Duration::from_millis(DEFAULT_MOVETIME_MS)),
-            (None, Some(_)) => None,
-        },
+        movetime: time_limit(
+            args.movetime,
+            args.nodes.is_some(),
+            Duration::from_millis(DEFAULT_MOVETIME_MS),
+        ),
         ..Limits::default()
     };
     let config = AnnotateConfig {

@@ -6,6 +6,7 @@
 mod analyze;
 mod annotate;
 mod bench;
+mod budget;
 mod datagen;
 mod fit_flags;
 mod matches;

@@ -1,6 +1,7 @@
 //! `menhir tactics`: the tactical suite searched at a fixed limit, each move checked, one row a
 //! line and a tally by task; or, with `--verify-suite`, the suite itself checked.
 
+use super::budget::{check_budget, check_half_komi, check_hash, time_limit};
 use crate::search::Limits;
 use crate::tactics::{parse_suite, run_suite, tally, verify_suite, Check, LineResult};
 use clap::Args;
@@ -37,18 +38,9 @@ pub struct TacticsArgs {
 /// Runs `menhir tactics`: `Ok(true)` when every line passed, `Ok(false)` when one failed, an
 /// error (bad flags, unreadable or bad file) before anything is searched.
 pub fn tactics(args: &TacticsArgs) -> Result<bool, String> {
-    if !(-10..=10).contains(&args.half_komi) {
-        return Err(format!(
-            "bad --half-komi: {} is outside -10..10",
-            args.half_komi
-        ));
-    }
-    if args.hash == 0 || args.hash > 1 << 16 {
-        return Err("bad --hash: must be 1 to 65536 (MB)".into());
-    }
-    if args.nodes == Some(0) || args.movetime == Some(0) {
-        return Err("bad limit: --nodes and --movetime must be at least 1".into());
-    }
+    check_half_komi(args.half_komi)?;
+    check_hash(args.hash)?;
+    check_budget(args.nodes, args.movetime)?;
     let file = args.file.display();
     let text =
         std::fs::read_to_string(&args.file).map_err(|e| format!("cannot read {file}: {e}"))?;
@@ -59,11 +51,11 @@ pub fn tactics(args: &TacticsArgs) -> Result<bool, String> {
     } else {
         let limits = Limits {
             nodes: args.nodes,
-            movetime: match (args.movetime, args.nodes) {
-                (Some(ms), _) => Some(Duration::from_millis(ms)),
-                (None, Some(_)) => None,
-                (None, None) => Some(Duration::from_millis(DEFAULT_MOVETIME_MS)),
-            },
+            movetime: time_limit(
+                args.movetime,
+                args.nodes.is_some(),
+                Duration::from_millis(DEFAULT_MOVETIME_MS),
+            ),
             ..Limits::default()
         };
         run_suite(&suite, &limits, args.hash, &mut print_row)

@@ -1,6 +1,7 @@
 //! `menhir tinue`: the tinue solver on one position, or on a file of positions with a progress
 //! line on stderr and a summary.
 
+use super::budget::{check_budget, check_half_komi, check_hash, time_limit};
 use super::PositionArgs;
 use crate::core::{Move, Position};
 use crate::tinue::{Budget, Outcome, Solver, Verdict};
@@ -33,25 +34,12 @@ pub struct TinueArgs {
 
 /// Runs `menhir tinue`.
 pub fn tinue(args: &TinueArgs) -> Result<(), String> {
-    if !(-10..=10).contains(&args.half_komi) {
-        return Err(format!(
-            "bad --half-komi: {} is outside -10..10",
-            args.half_komi
-        ));
-    }
-    if args.hash == 0 || args.hash > 1 << 16 {
-        return Err("bad --hash: must be 1 to 65536 (MB)".into());
-    }
-    if args.nodes == Some(0) || args.movetime == Some(0) {
-        return Err("bad budget: --nodes and --movetime must be at least 1".into());
-    }
+    check_half_komi(args.half_komi)?;
+    check_hash(args.hash)?;
+    check_budget(args.nodes, args.movetime)?;
     let budget = Budget {
         nodes: args.nodes,
-        time: match (args.movetime, args.nodes) {
-            (Some(ms), _) => Some(Duration::from_millis(ms)),
-            (None, Some(_)) => None,
-            (None, None) => Some(Duration::from_secs(10)),
-        },
+        time: time_limit(args.movetime, args.nodes.is_some(), Duration::from_secs(10)),
     };
     let mut solver = Solver::new(args.hash);
     match &args.positions {

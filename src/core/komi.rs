@@ -4,6 +4,9 @@
 
 use super::{MAX_SIZE, MIN_SIZE};
 
+/// Komi in half flats that Menhir plays and advertises: komi −5 to +5.
+pub const HALF_KOMI_RANGE: std::ops::RangeInclusive<i32> = -10..=10;
+
 /// Checks a command's `--size`: Tak is played on 3x3 to 8x8.
 pub fn check_size(size: usize) -> Result<(), String> {
     if (MIN_SIZE..=MAX_SIZE).contains(&size) {

@@ -21,7 +21,7 @@ mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use game::{GameRecord, RecordResult, RecordedPly, TaggedGame};
-pub use komi::{check_size, half_komi_from_flats, komi_text, size_and_half_komi};
+pub use komi::{check_size, half_komi_from_flats, komi_text, size_and_half_komi, HALF_KOMI_RANGE};
 pub use moves::{Move, MoveList};
 pub use perft::{Perft, PerftMode};
 pub use piece::{Color, PieceKind};

@@ -153,8 +153,7 @@ fn parse_size(text: &str) -> Result<usize, String> {
     }
 }
 
-/// The half-komi range Menhir advertises, komi −5 to +5.
-pub const HALF_KOMI_RANGE: std::ops::RangeInclusive<i32> = -10..=10;
+pub use crate::core::HALF_KOMI_RANGE;
 
 /// Parses a half-komi value within [`HALF_KOMI_RANGE`].
 pub fn parse_half_komi(text: &str) -> Result<i32, String> {

@@ -25,10 +25,11 @@ Takes about 17 minutes on 2 loaded cores, most of it the labels.
 TPS comes from Menhir itself (TEI `position ...` then `d`), as in scripts/tinue-bench.py.
 """
 import os
-import re
 import subprocess
 import sys
 import tempfile
+
+from ptn_games import Tei, games
 
 HALF_KOMI = "4"
 # Solver nodes per candidate for the labels (a few seconds at most in a release build).
@@ -39,37 +40,6 @@ DEFEND_PER_GAME = 2
 DEFEND_PER_SIZE = 12
 # Plies at the start of a game never taken (the opening: no threats yet).
 SKIP_OPENING = 6
-
-
-def games(text):
-    for chunk in re.split(r"\n(?=\[Event )", text):
-        tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', chunk))
-        body = re.sub(r"\{[^}]*\}", " ", re.sub(r"\[[^\]]*\]", " ", chunk))
-        moves = [t for t in body.split() if not re.fullmatch(r"\d+\.|R-0|0-R|F-0|0-F|1-0|0-1|1/2-1/2|\*", t)]
-        if tags.get("Size"):
-            yield tags, moves
-
-
-class Tei:
-    def __init__(self, binary):
-        self.proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def tps(self, size, moves):
-        self.proc.stdin.write(f"teinewgame {size}\nposition startpos moves {' '.join(moves)}\nd\n")
-        self.proc.stdin.flush()
-        while True:
-            reply = self.proc.stdout.readline()
-            if not reply:
-                raise SystemExit("menhir stopped answering")
-            if reply.startswith("info string tps "):
-                return reply.split("info string tps ", 1)[1].rsplit(" halfkomi", 1)[0].strip()
-            if reply.startswith("info string error"):
-                raise SystemExit(reply)
-
-    def close(self):
-        self.proc.stdin.write("quit\n")
-        self.proc.stdin.flush()
-        self.proc.wait()
 
 
 def solve(binary, positions, nodes, hash_mb="64"):

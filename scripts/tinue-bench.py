@@ -10,35 +10,14 @@ Usage: scripts/tinue-bench.py MENHIR PTN_FILE... > tests/data/tinue-bench.txt
 The label (tinue / no tinue) of each line is what the solver proved, verified separately;
 see ANALYSIS.md.
 """
-import re
-import subprocess
 import sys
 
-
-def games(text):
-    for chunk in re.split(r"\n(?=\[Event )", text):
-        tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', chunk))
-        body = re.sub(r"\{[^}]*\}", " ", re.sub(r"\[[^\]]*\]", " ", chunk))
-        moves = [t for t in body.split() if not re.fullmatch(r"\d+\.|R-0|0-R|F-0|0-F|1-0|0-1|1/2-1/2|\*", t)]
-        if tags.get("Size"):
-            yield tags, moves
+from ptn_games import Tei, games
 
 
 def main():
     binary, files = sys.argv[1], sys.argv[2:]
-    tei = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def ask(lines):
-        for line in lines:
-            tei.stdin.write(line + "\n")
-        tei.stdin.write("d\n")
-        tei.stdin.flush()
-        while True:
-            reply = tei.stdout.readline()
-            if reply.startswith("info string tps "):
-                return reply.split("info string tps ", 1)[1].rsplit(" halfkomi", 1)[0].strip()
-            if reply.startswith("info string error"):
-                raise SystemExit(reply)
+    tei = Tei(binary)
 
     print("# Tinue benchmark: TPS, then a comment: size, source game, plies before the road")
     print("# win in the game (d), the side to move. Solve with --half-komi 4 (komi 2, as played).")
@@ -51,11 +30,10 @@ def main():
             near = [3, 5, 7, 9, 11, 13, 15]
             picks = [d for d in near + [17 + 2 * (number % 4)] if d < n - 2]
             for d in picks:
-                tps = ask([f"teinewgame {size}", "position startpos moves " + " ".join(moves[: n - d])])
+                tps = tei.tps(size, moves[: n - d])
                 kind = "winner" if d <= 15 else "winner-far"
                 print(f"{tps} # size {size} {path.rsplit('/', 1)[-1]} game {number} d={d} {kind} to move")
-    tei.stdin.write("quit\n")
-    tei.stdin.flush()
+    tei.close()
 
 
 main()

@@ -599,9 +599,12 @@ impl Bot {
                     .filter(|s| **s == Sent::Acked(Ack::Move))
                     .count();
                 if let Some(game) = self.current(id) {
-                    // A move of ours still unanswered when the game ends off the board (a draw
-                    // agreed, a flag) came too late: the server will refuse it.
-                    if game.position.result().is_none() {
+                    // A move of ours still unanswered when the game ends otherwise (a draw
+                    // agreed, a flag, a cap) came too late: the server will refuse it. Only
+                    // when the server's result is the one our last move made on the board was
+                    // that move the game's end.
+                    let board = game.position.result().map(|r| r.to_string());
+                    if board.as_deref() != Some(result.as_str()) {
                         for _ in 0..unanswered {
                             game.plies.pop();
                         }

@@ -599,15 +599,8 @@ impl Bot {
                     .filter(|s| **s == Sent::Acked(Ack::Move))
                     .count();
                 if let Some(game) = self.current(id) {
-                    // A move of ours still unanswered when the game ends otherwise (a draw
-                    // agreed, a flag, a cap) came too late: the server will refuse it. Only
-                    // when the server's result is the one our last move made on the board was
-                    // that move the game's end.
-                    let board = game.position.result().map(|r| r.to_string());
-                    if board.as_deref() != Some(result.as_str()) {
-                        for _ in 0..unanswered {
-                            game.plies.pop();
-                        }
+                    for _ in 0..too_late(game.position.result(), &result, unanswered) {
+                        game.plies.pop();
                     }
                     let result = RecordResult::parse(&result).unwrap_or_else(|| {
                         log::warn!("unknown result '{result}' recorded as *");
@@ -822,4 +815,33 @@ impl Bot {
 enum Fault {
     Dropped(String),
     Fatal(String),
+}
+
+/// How many of our `unanswered` moves to take back when the server ends the game with
+/// `server_result`: a move still unanswered when the game ends otherwise (a draw agreed, a flag,
+/// a cap) came too late and the server will refuse it; only when the server's result is the one
+/// our last move made on the board (`board_result`) was that move the game's end.
+fn too_late(board_result: Option<GameResult>, server_result: &str, unanswered: usize) -> usize {
+    match board_result {
+        Some(result) if result.to_string() == server_result => 0,
+        _ => unanswered,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unanswered_move_counts_only_when_it_made_the_servers_result() {
+        let road = Some(GameResult::Road(Color::White));
+        // Our road is the server's result: the move stands.
+        assert_eq!(too_late(road, "R-0", 1), 0);
+        // The server ended it first (a cap, a flag, a draw): our winning move came too late.
+        assert_eq!(too_late(road, "1/2-1/2", 1), 1);
+        assert_eq!(too_late(road, "0-1", 1), 1);
+        // A move that ended nothing on our board never counts once the game is over.
+        assert_eq!(too_late(None, "1/2-1/2", 1), 1);
+        assert_eq!(too_late(None, "0-R", 0), 0);
+    }
 }

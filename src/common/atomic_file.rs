@@ -58,11 +58,12 @@ impl AtomicFile {
 
     /// Appends `text`.
     pub fn write(&mut self, text: &str) -> Result<(), String> {
-        let path = self.temp_path().display().to_string();
+        // The fields apart (not `temp_path()`), so the path is formatted only on an error.
+        let path = self.temp.as_deref().unwrap_or(&self.target);
         let writer = self.writer.as_mut().expect("not finished");
         writer
             .write_all(text.as_bytes())
-            .map_err(|e| format!("cannot write {path}: {e}"))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 
     /// Flushes, syncs and renames the file to its target name.

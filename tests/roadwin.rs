@@ -1,4 +1,5 @@
-//! `Position::road_win`, `road_squares` and `road_completions` agree with trying every move, over random games.
+//! `Position::road_win`, `road_squares`, `road_completions` and `win_in_one` agree with trying
+//! every move, over random games.
 
 use menhir::core::{has_road, Bitboard, MoveList, Position};
 use rand::rngs::StdRng;
@@ -68,5 +69,50 @@ fn road_win_matches_brute_force() {
     assert!(
         positions > 10_000 && wins > 500,
         "{positions} positions, {wins} wins"
+    );
+}
+
+/// `win_in_one` finds a winning move exactly when one exists, flat endings by spreads included
+/// (the tinue solver once counted only placements there).
+#[test]
+fn win_in_one_matches_brute_force() {
+    let mut rng = StdRng::seed_from_u64(0x5EED_0002);
+    let mut moves = MoveList::new();
+    let (mut flat_wins, mut spread_flat_wins) = (0, 0);
+    for game in 0..1500 {
+        let size = 3 + game % 4;
+        let mut pos = Position::start(size).unwrap();
+        pos.set_half_komi(rng.random_range(0..=4));
+        while pos.result().is_none() {
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            let me = pos.to_move();
+            let wins = |pos: &mut Position, mv| {
+                let undo = pos.do_move(mv);
+                let won = pos.result().and_then(|r| r.winner()) == Some(me);
+                pos.undo_move(mv, undo);
+                won
+            };
+            let winning: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&mv| wins(&mut pos, mv))
+                .collect();
+            let found = pos.win_in_one();
+            assert_eq!(found.is_some(), !winning.is_empty(), "{}", pos.to_tps());
+            if let Some(mv) = found {
+                assert!(winning.contains(&mv), "{} {}", pos.to_tps(), mv.to_ptn());
+                if pos.road_win().is_none() {
+                    flat_wins += 1;
+                    spread_flat_wins += winning.iter().all(|m| !m.is_placement()) as u32;
+                }
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            pos.do_move(mv);
+        }
+    }
+    assert!(
+        flat_wins > 200 && spread_flat_wins > 5,
+        "{flat_wins} flat wins, {spread_flat_wins} by spreads only"
     );
 }

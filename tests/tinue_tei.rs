@@ -70,8 +70,9 @@ fn go_solved_says_when_it_disproves_or_runs_out_and_still_moves() {
     assert!(lines.last().unwrap().starts_with("bestmove "));
 }
 
-/// The solver polls the stop flag every 64 nodes (a few ms here); 100 ms allows a loaded
-/// machine, while a poll that waited for the search to end would take about a second.
+/// The solver polls the stop flag every 64 nodes (a few ms here); 300 ms allows a loaded
+/// machine (100 ms failed once with this file's other tests and a two-thread datagen on two
+/// cores), while a poll that waited for the search to end would take about a second.
 #[test]
 fn stop_during_go_solved_answers_promptly() {
     let mut engine = EngineProcess::spawn(|_| {});
@@ -95,7 +96,7 @@ fn stop_during_go_solved_answers_promptly() {
     );
     latencies.sort();
     assert!(
-        latencies[1] <= Duration::from_millis(100),
+        latencies[1] <= Duration::from_millis(300),
         "stop → bestmove took {latencies:?}"
     );
 }

@@ -17,6 +17,7 @@ mod rules;
 mod square;
 mod stack;
 mod tps;
+mod win_in_one;
 mod zobrist;
 
 pub use bitboard::Bitboard;

@@ -8,7 +8,7 @@
 //! beyond what the suite is for (pruning that drops a block or a threat), and a verdict that
 //! hung on the solver's budget would move whenever the solver changes.
 
-use super::exhaustive::{loses_within, wins_at_once, wins_within};
+use super::exhaustive::{loses_within, wins_within};
 use super::suite::{Task, MAX_WIN_PLIES};
 use crate::core::{GameResult, Move, MoveList, Position};
 
@@ -106,7 +106,7 @@ pub fn find_answer(pos: &Position, task: Task) -> Option<Move> {
                 0
             } else {
                 pos.do_null_move();
-                let threat = wins_at_once(&mut pos);
+                let threat = pos.win_in_one().is_some();
                 pos.undo_null_move();
                 if threat {
                     1

@@ -5,7 +5,7 @@
 //! the flat ending with komi. A threefold repetition needs the position twice before, which five
 //! plies from a TPS position (no history) cannot give, so it is not looked for.
 
-use crate::core::{GameResult, MoveList, Position};
+use crate::core::{MoveList, Position};
 
 /// Whether the side to move can force the end of the game in its favour within `plies` plies,
 /// counting its own moves and the opponent's (1: a win at once).
@@ -13,7 +13,7 @@ pub fn wins_within(pos: &mut Position, plies: u32) -> bool {
     if plies == 0 || pos.result().is_some() {
         return false;
     }
-    if wins_at_once(pos) {
+    if pos.win_in_one().is_some() {
         return true;
     }
     if plies == 1 {
@@ -59,30 +59,6 @@ pub fn loses_within(pos: &mut Position, plies: u32) -> bool {
     })
 }
 
-/// Whether the side to move has a move that ends the game in its favour: a road (the core's
-/// `road_win`, itself checked against every move in `tests/roadwin.rs`), or a move that ends
-/// it on flats, tried move by move only when one could (a last reserve piece, or fewer empty
-/// squares than a spread can cover).
-pub fn wins_at_once(pos: &mut Position) -> bool {
-    if pos.road_win().is_some() {
-        return true;
-    }
-    let me = pos.to_move();
-    let flat_end_possible =
-        pos.stones(me) + pos.capstones(me) <= 1 || (pos.empty().count() as usize) < pos.size();
-    if !flat_end_possible {
-        return false;
-    }
-    let mut moves = MoveList::new();
-    pos.generate_moves(&mut moves);
-    moves.iter().any(|&mv| {
-        let undo = pos.do_move(mv);
-        let won = pos.result().and_then(GameResult::winner) == Some(me);
-        pos.undo_move(mv, undo);
-        won
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,8 +88,8 @@ mod tests {
         // Full but for c1; White placing there ends the game one flat ahead, with no road.
         let mut pos = Position::from_tps("1,1,2/1,1,2/2,2,x 1 5").unwrap();
         assert!(pos.road_win().is_none());
-        assert!(wins_at_once(&mut pos));
+        assert!(pos.win_in_one().is_some());
         pos.set_half_komi(8);
-        assert!(!wins_at_once(&mut pos));
+        assert!(pos.win_in_one().is_none());
     }
 }

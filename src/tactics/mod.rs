@@ -26,6 +26,6 @@ mod run;
 mod suite;
 
 pub use check::{check_move, find_answer, Check, DEFEND_PLIES};
-pub use exhaustive::{loses_within, wins_at_once, wins_within};
+pub use exhaustive::{loses_within, wins_within};
 pub use run::{run_suite, tally, verify_suite, LineResult};
 pub use suite::{parse_suite, SuiteLine, Task, MAX_WIN_PLIES};

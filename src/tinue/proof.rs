@@ -3,7 +3,7 @@
 //! of the forcing line and the line itself. Runs once per verdict, so it may allocate.
 
 use super::table::Table;
-use super::tak::{threatens_after, win_in_one};
+use super::tak::threatens_after;
 use super::{FREE_FIRST_MOVE, MAX_DEPTH};
 use crate::core::{Color, Move, MoveList, Position};
 use fxhash::{FxHashMap, FxHashSet};
@@ -52,7 +52,7 @@ pub(super) fn line(solver: &ProvenTable, pos: &mut Position) -> Option<(u32, Vec
             break;
         }
         if pos.to_move() == solver.attacker {
-            if let Some(win) = win_in_one(pos) {
+            if let Some(win) = pos.win_in_one() {
                 pv.push(win);
                 break;
             }
@@ -97,7 +97,7 @@ impl Walk<'_> {
                 (result.winner() == Some(attacker)).then_some(1)
             } else if pos.is_threefold() {
                 None
-            } else if !or_node && win_in_one(pos).is_some() {
+            } else if !or_node && pos.win_in_one().is_some() {
                 Some(2)
             } else if self.proven(pos)
                 && (!or_node || (depth == 0 && self.solver.free_first) || threatens_after(pos))

@@ -17,7 +17,7 @@
 
 use super::proof::{self, ProvenTable};
 use super::table::{Entry, Table, INF};
-use super::tak::{threatens_after, win_in_one};
+use super::tak::threatens_after;
 use super::{FREE_FIRST_MOVE, MAX_DEPTH};
 use crate::core::{Color, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -189,7 +189,7 @@ impl Solver {
             return Verdict::Finished;
         }
         let me = pos.to_move();
-        if let Some(mv) = win_in_one(pos) {
+        if let Some(mv) = pos.win_in_one() {
             return Verdict::Win {
                 plies: 1,
                 pv: vec![mv],
@@ -469,7 +469,7 @@ impl Solver {
             if !any_move && !threatens_after(pos) {
                 return None;
             }
-        } else if win_in_one(pos).is_some() {
+        } else if pos.win_in_one().is_some() {
             return Some(settled(true));
         }
         Some(Child {

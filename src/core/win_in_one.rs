@@ -1,0 +1,40 @@
+//! Wins at once: the move that ends the game in the mover's favour, by a road or on flats.
+
+use super::moves::{Move, MoveList};
+use super::position::Position;
+
+impl Position {
+    /// A move that ends the game at once in favour of the side to move, if there is one: a road
+    /// (`road_win`, placements first), or a move that ends the game on flats with the mover
+    /// ahead, komi counted. Spreads end a game on flats too (they can fill the last empty
+    /// squares and cover the opponent's flats), so those endings are found by trying moves,
+    /// but only where one could happen: the mover's last reserve piece, or fewer empty squares
+    /// than a spread can cover.
+    ///
+    /// ```
+    /// use menhir::core::Position;
+    /// // White's placement on b1 fills the board and loses 7-8 on flats; the spread onto b1
+    /// // and Black's c1 wins 8-7.
+    /// let mut pos = Position::from_tps("2,1,2,1/1,2,1,2/2,1,2,2S/111,x,2,2 1 12").unwrap();
+    /// assert_eq!(pos.win_in_one().unwrap().to_ptn(), "2a1>11");
+    /// ```
+    pub fn win_in_one(&mut self) -> Option<Move> {
+        if let Some(mv) = self.road_win() {
+            return Some(mv);
+        }
+        let me = self.to_move();
+        let last_piece = self.stones(me) + self.capstones(me) <= 1;
+        let few_empty = (self.empty().count() as usize) < self.size();
+        if self.is_opening() || self.result().is_some() || !(last_piece || few_empty) {
+            return None;
+        }
+        let mut moves = MoveList::new();
+        self.generate_moves(&mut moves);
+        moves.iter().copied().find(|&mv| {
+            let undo = self.do_move(mv);
+            let won = self.result().and_then(|r| r.winner()) == Some(me);
+            self.undo_move(mv, undo);
+            won
+        })
+    }
+}

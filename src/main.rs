@@ -56,6 +56,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    exit_quietly_when_stdout_closes();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
@@ -122,4 +123,24 @@ fn command_line_error(error: clap::Error) -> ExitCode {
         .unwrap_or("bad command line");
     eprintln!("menhir: {}", first.trim_start_matches("error: "));
     ExitCode::from(2)
+}
+
+/// A reader that stops reading (`menhir tactics … | head`) is not a fault of ours, but std's
+/// `print!` panics when stdout is a closed pipe. Such a panic ends the program at once, with no
+/// message and the status a shell gives a program killed by SIGPIPE (128 + 13), as `yes | head`
+/// ends `yes`; every other panic reports as before.
+fn exit_quietly_when_stdout_closes() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        report(info);
+    }));
 }

@@ -306,6 +306,22 @@ fn a_known_tinue_is_proved_with_its_line_and_defender_sees_the_loss() {
     );
 }
 
+/// A proof the re-walk once refused: a "no proof" reached through a repetition or a position
+/// already on the walk's path was remembered for that position and then refused its proof by
+/// another path, so a tinue the search had proved came out unknown. 4×4, a 13-ply tinue.
+#[test]
+fn a_proof_through_a_position_seen_on_another_path_survives_the_walk() {
+    let pos = Position::from_tps("1,1,x,12S/1,2,1,x/1121,2S,2,2/2S,1,1,2 1 12").unwrap();
+    let verdict = solve(&pos, 20_000);
+    let Verdict::Win { plies, pv, tinue } = &verdict else {
+        panic!("{verdict:?}")
+    };
+    assert!(tinue);
+    assert!(line_ends_in_win(&pos, pv, Color::White), "{pv:?}");
+    assert_eq!(pv.len() as u32, *plies);
+    check_claim(&pos, &verdict);
+}
+
 /// A forced win whose first move is quiet (no threat) is no tinue, and the tak-only search
 /// disproves it; the second search, with a free first move, proves it. 4×4 from self-play
 /// (tests/data/tinue-bench.txt line 20), komi 2: White plays b3- and then forces a road.

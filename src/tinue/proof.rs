@@ -41,6 +41,7 @@ pub(super) fn line(solver: &ProvenTable, pos: &mut Position) -> Option<(u32, Vec
         solver,
         memo: Memo::default(),
         on_path: FxHashSet::default(),
+        cuts: 0,
     };
     let plies = walk.length(pos, 0)?;
     let mut pv = Vec::new();
@@ -68,6 +69,11 @@ struct Walk<'a> {
     solver: &'a ProvenTable<'a>,
     memo: Memo,
     on_path: FxHashSet<u64>,
+    /// Lines cut for reasons of the path, not the position (a position already on the path,
+    /// a repetition, the depth limit). A "no proof" reached through a cut holds on this path
+    /// only, so it is not remembered: remembered, it refused a proof the same position has by
+    /// another path (a proof the search had found came out "unknown").
+    cuts: u64,
 }
 
 impl Walk<'_> {
@@ -84,8 +90,10 @@ impl Walk<'_> {
             return known.map(|(plies, _)| plies);
         }
         if depth > MAX_DEPTH || !self.on_path.insert(key) {
+            self.cuts += 1;
             return None;
         }
+        let cuts_before = self.cuts;
         let attacker = self.solver.attacker;
         let or_node = pos.to_move() == attacker;
         let mut moves = MoveList::new();
@@ -96,6 +104,7 @@ impl Walk<'_> {
             let plies = if let Some(result) = pos.result() {
                 (result.winner() == Some(attacker)).then_some(1)
             } else if pos.is_threefold() {
+                self.cuts += 1;
                 None
             } else if !or_node && pos.win_in_one().is_some() {
                 Some(2)
@@ -128,7 +137,9 @@ impl Walk<'_> {
             }
         }
         self.on_path.remove(&key);
-        self.memo.insert(key, best);
+        if best.is_some() || self.cuts == cuts_before {
+            self.memo.insert(key, best);
+        }
         best.map(|(plies, _)| plies)
     }
 }

@@ -25,7 +25,8 @@ impl Position {
         let me = self.to_move();
         let last_piece = self.stones(me) + self.capstones(me) <= 1;
         let few_empty = (self.empty().count() as usize) < self.size();
-        if self.is_opening() || self.result().is_some() || !(last_piece || few_empty) {
+        // The counts first: `result` floods for roads, and most positions can end on no flats.
+        if !(last_piece || few_empty) || self.is_opening() || self.result().is_some() {
             return None;
         }
         let mut moves = MoveList::new();
@@ -36,5 +37,14 @@ impl Position {
             self.undo_move(mv, undo);
             won
         })
+    }
+
+    /// Whether the opponent of the side to move would win at once if it were their move: a
+    /// threat (a tak) the side to move must answer.
+    pub fn opponent_wins_in_one(&mut self) -> bool {
+        self.do_null_move();
+        let threat = self.win_in_one().is_some();
+        self.undo_null_move();
+        threat
     }
 }

@@ -104,15 +104,10 @@ pub fn find_answer(pos: &Position, task: Task) -> Option<Move> {
             let undo = pos.do_move(mv);
             let rank = if pos.result().is_some() {
                 0
+            } else if pos.opponent_wins_in_one() {
+                1
             } else {
-                pos.do_null_move();
-                let threat = pos.win_in_one().is_some();
-                pos.undo_null_move();
-                if threat {
-                    1
-                } else {
-                    2
-                }
+                2
             };
             pos.undo_move(mv, undo);
             (rank, mv)

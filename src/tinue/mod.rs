@@ -2,11 +2,12 @@
 //!
 //! Depends on [`crate::core`] only. The attacker (the side to move at the root, or its opponent
 //! when proving that every move loses) plays only moves that win at once or leave a threat to win
-//! at once (a "tak": a road in one, or the placement that ends the game on flats in its favour); the defender plays every legal move. Game endings follow rules.md: the mover wins a
-//! double road, a flat ending counts komi, and a draw is never a win. Every proof the solver
-//! reports has been re-walked over the table with the real rules (repetition included) before it
-//! is reported; a disproof that needs a repetition or the depth cap is reported as unknown, since
-//! such a verdict depends on the path (the graph-history interaction).
+//! at once (a "tak": a road in one, or a move that ends the game on flats in its favour,
+//! `Position::opponent_wins_in_one`); the defender plays every legal move. Game endings follow
+//! rules.md: the mover wins a double road, a flat ending counts komi, and a draw is never a win.
+//! Every proof the solver reports has been re-walked over the table with the real rules (repetition
+//! included) before it is reported; a disproof that needs a repetition or the depth cap is reported
+//! as unknown, since such a verdict depends on the path (the graph-history interaction).
 //!
 //! ```
 //! use menhir::core::Position;
@@ -22,7 +23,6 @@
 mod proof;
 mod solver;
 mod table;
-mod tak;
 
 /// Deepest line the solver follows; a line cut here makes a disproof unknown, never false.
 pub const MAX_DEPTH: usize = 200;

@@ -3,7 +3,6 @@
 //! of the forcing line and the line itself. Runs once per verdict, so it may allocate.
 
 use super::table::Table;
-use super::tak::threatens_after;
 use super::{FREE_FIRST_MOVE, MAX_DEPTH};
 use crate::core::{Color, Move, MoveList, Position};
 use fxhash::{FxHashMap, FxHashSet};
@@ -109,7 +108,9 @@ impl Walk<'_> {
             } else if !or_node && pos.win_in_one().is_some() {
                 Some(2)
             } else if self.proven(pos)
-                && (!or_node || (depth == 0 && self.solver.free_first) || threatens_after(pos))
+                && (!or_node
+                    || (depth == 0 && self.solver.free_first)
+                    || pos.opponent_wins_in_one())
             {
                 self.length(pos, depth + 1).map(|n| n + 1)
             } else {

@@ -17,7 +17,6 @@
 
 use super::proof::{self, ProvenTable};
 use super::table::{Entry, Table, INF};
-use super::tak::threatens_after;
 use super::{FREE_FIRST_MOVE, MAX_DEPTH};
 use crate::core::{Color, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -200,7 +199,7 @@ impl Solver {
         if tak_only == Some(true) {
             return self.win_line(pos);
         }
-        if tak_only == Some(false) && opponent_threatens(pos) {
+        if tak_only == Some(false) && pos.opponent_wins_in_one() {
             let loss = self.within_share(TAK_ONLY_SHARE, |s| s.prove(pos, !me, false, stop));
             if loss == Some(true) {
                 return match proof::line(&self.proven_table(), pos) {
@@ -466,7 +465,7 @@ impl Solver {
         }
         if or_node {
             // The attacker's move must leave a win in one (a road, or flats).
-            if !any_move && !threatens_after(pos) {
+            if !any_move && !pos.opponent_wins_in_one() {
                 return None;
             }
         } else if pos.win_in_one().is_some() {
@@ -496,14 +495,9 @@ fn starts_with_tak(pos: &mut Position, pv: &[Move]) -> bool {
         return false;
     };
     let undo = pos.do_move(first);
-    let tak = pos.result().is_some() || threatens_after(pos);
+    let tak = pos.result().is_some() || pos.opponent_wins_in_one();
     pos.undo_move(first, undo);
     tak
-}
-
-/// Whether the opponent of the side to move wins at once if it may move now.
-fn opponent_threatens(pos: &mut Position) -> bool {
-    threatens_after(pos)
 }
 
 /// Sum of proof or disproof numbers: `INF` if any term is, else capped just below it.

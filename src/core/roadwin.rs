@@ -82,6 +82,17 @@ impl Position {
         self.spread_road_win()
     }
 
+    /// Whether the opponent of the side to move would have a road at once if it were their
+    /// move: a road threat (a tak) the side to move must answer. Roads only; flat endings too
+    /// are `opponent_wins_in_one`.
+    #[inline]
+    pub fn opponent_road_in_one(&mut self) -> bool {
+        self.do_null_move();
+        let threat = self.road_win().is_some();
+        self.undo_null_move();
+        threat
+    }
+
     fn spread_road_win(&self) -> Option<Move> {
         let me = self.to_move();
         let size = self.size();

@@ -15,7 +15,6 @@ use super::params::{
     history_bonus, HISTORY_PENALIZED_MOVES, LATE_MOVE_REDUCTION_PV_MOVES, MAX_PLY,
     NULL_MOVE_DEPTH_PER_PLY, POLL_INTERVAL,
 };
-use super::road::opponent_threatens;
 use super::tt::{Bound, TranspositionTable};
 use super::{score_is_win, PruningSwitches, SearchParams, EVAL_LIMIT, MAX_MULTIPV, WIN};
 use crate::core::{Bitboard, Color, GameResult, Move, MoveList, Position};
@@ -331,7 +330,7 @@ impl Worker {
     /// Whether the opponent has a road in one, computed on first use.
     #[inline]
     fn threatened(&mut self, threat: &mut Threat) -> bool {
-        *threat.get_or_insert_with(|| opponent_threatens(&mut self.pos))
+        *threat.get_or_insert_with(|| self.pos.opponent_road_in_one())
     }
 
     /// Searches the current position to `depth` within (`alpha`, `beta`).
@@ -852,7 +851,7 @@ impl Worker {
         let stand = evaluate(&self.pos);
         if depth <= -shared.params.tak_extension_plies
             || ply >= MAX_PLY - 2
-            || !opponent_threatens(&mut self.pos)
+            || !self.pos.opponent_road_in_one()
         {
             return stand;
         }

@@ -1,23 +1,14 @@
-//! Road threats as the search sees them: the game core finds roads in one
-//! (`Position::road_win`, `Position::road_squares`); this adds the null-move view of the
-//! opponent's threats.
+//! Forced blocks as the time manager sees them: the game core finds roads in one and the
+//! opponent's threats (`Position::road_win`, `Position::opponent_road_in_one`).
 
 use crate::core::{MoveList, Position};
-
-/// Whether the opponent of the side to move would have a road in one if it were their turn.
-pub fn opponent_threatens(pos: &mut Position) -> bool {
-    pos.do_null_move();
-    let threat = pos.road_win().is_some();
-    pos.undo_null_move();
-    threat
-}
 
 /// Whether the move from `pos` is forced: the opponent threatens a road, the side to move has
 /// none of its own, and every move that leaves the opponent without a road in one is a
 /// placement on one and the same square (or no move does). Called once per search, at the root
 /// (the time manager spends little on such a move).
 pub fn forced_block(pos: &mut Position) -> bool {
-    if pos.result().is_some() || pos.road_win().is_some() || !opponent_threatens(pos) {
+    if pos.result().is_some() || pos.road_win().is_some() || !pos.opponent_road_in_one() {
         return false;
     }
     let mut moves = MoveList::new();

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use menhir::commands::{
-    AnalyzeArgs, AnnotateArgs, BenchArgs, DatagenArgs, MatchArgs, PerftArgs, PlaytakArgs,
+    AnalyzeArgs, AnnotateArgs, BenchArgs, BookArgs, DatagenArgs, MatchArgs, PerftArgs, PlaytakArgs,
     ReportArgs, ServeArgs, SpsaArgs, TacticsArgs, TinueArgs, TuneEvalArgs, TunePolicyArgs,
 };
 use std::process::ExitCode;
@@ -44,6 +44,8 @@ enum Command {
     Match(MatchArgs),
     /// Sum up PTN game files per engine pair, as `match` does at the end.
     Report(ReportArgs),
+    /// Make balanced openings for `match --openings`: random lines a search scores near even.
+    Book(BookArgs),
     /// Self-play at a fixed node budget, written as training data (one position per line).
     Datagen(DatagenArgs),
     /// Fit one board size's evaluation weights to training data (`tune` is the old name).
@@ -76,6 +78,7 @@ fn main() -> ExitCode {
         Command::Tactics(args) => return tactics_exit(menhir::commands::tactics(&args)),
         Command::Match(args) => menhir::matchrun::run(&args.into()),
         Command::Report(args) => menhir::commands::report(&args),
+        Command::Book(args) => menhir::commands::book(&args),
         Command::Datagen(args) => menhir::train::datagen(&args.into()),
         Command::TuneEval(args) => menhir::train::tune(&args.into()),
         Command::TunePolicy(args) => menhir::train::tune_policy(&args.into()),

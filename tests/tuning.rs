@@ -220,6 +220,8 @@ fn spsa_refuses_bad_arguments_with_one_line() {
     let out_arg = out.to_str().unwrap();
     let missing = dir.join("missing.txt");
     let unwritable = dir.join("no/such/dir/out.txt");
+    let wrong_size = dir.join("book-5x5.txt");
+    std::fs::write(&wrong_size, "x5/x5/x2,1,x2/x5/x5 2 2\n").unwrap();
     let cases: &[&[&str]] = &[
         &["--out", out_arg, "--params", "NullMoveDepth,NoSuchParam"],
         &["--out", out_arg, "--params", "NullMoveDepth,nullmovedepth"],
@@ -230,6 +232,16 @@ fn spsa_refuses_bad_arguments_with_one_line() {
         &["--out", out_arg, "--komi", "0.3"],
         &["--out", out_arg, "--concurrency", "0"],
         &["--out", out_arg, "--resume", missing.to_str().unwrap()],
+        &["--out", out_arg, "--openings", missing.to_str().unwrap()],
+        &["--out", out_arg, "--openings", wrong_size.to_str().unwrap()],
+        &[
+            "--out",
+            out_arg,
+            "--openings",
+            wrong_size.to_str().unwrap(),
+            "--random-plies",
+            "3",
+        ],
         &["--out", unwritable.to_str().unwrap()],
         &["--params", "NullMoveDepth"],
     ];
@@ -319,6 +331,17 @@ fn a_tiny_spsa_run_writes_valid_values_and_resumes() {
     assert_eq!(read_state(&out).0, "3 of 3");
     // Only the two state files: no temporary file is left behind.
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+
+    // Openings from a book instead of random plies.
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "# a book\na1 c3 {White +0 cp}\nb2 a1\n").unwrap();
+    let mut args = vec!["spsa", "--out", out_arg, "--iterations", "1"];
+    args.extend_from_slice(&["--openings", book.to_str().unwrap()]);
+    args.extend_from_slice(&common);
+    let run = menhir(&args);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert_eq!(read_state(&out).0, "1 of 1");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -6,6 +6,7 @@
 mod analyze;
 mod annotate;
 mod bench;
+mod book;
 mod budget;
 mod datagen;
 mod fit_flags;
@@ -26,6 +27,7 @@ mod tune_policy;
 pub use analyze::{analyze, AnalyzeArgs};
 pub use annotate::{annotate, AnnotateArgs};
 pub use bench::{bench, default_depth, BenchArgs, BENCH_POSITIONS};
+pub use book::{book, BookArgs};
 pub use datagen::DatagenArgs;
 pub use fit_flags::FitFlags;
 pub use matches::MatchArgs;

@@ -36,6 +36,10 @@ pub struct SpsaArgs {
     /// Random legal plies that open each game pair.
     #[arg(long, default_value_t = 2)]
     pub random_plies: usize,
+    /// Openings file (as `menhir match --openings`, e.g. from `menhir book`): each game pair
+    /// starts from one of its openings, drawn at random, instead of random plies.
+    #[arg(long, conflicts_with = "random_plies")]
+    pub openings: Option<PathBuf>,
     /// Seed for the perturbations and openings (default: from the clock, printed).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -51,6 +55,6 @@ pub struct SpsaArgs {
 }
 
 settings_from_flags!(SpsaArgs => SpsaConfig {
-    params, out, resume, iterations, size, komi, tc, concurrency, random_plies, seed,
+    params, out, resume, iterations, size, komi, tc, concurrency, random_plies, openings, seed,
     engine_cmd, engine_args, grace_ms
 });

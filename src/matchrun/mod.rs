@@ -5,6 +5,7 @@
 //! prints progress and stops early when the SPRT decides. With `--shard K/N` it plays only the
 //! opening pairs K, K+N, … of the whole match, numbered as in the whole match.
 
+pub mod book;
 pub mod clock;
 pub mod engine;
 pub mod game;

@@ -20,7 +20,7 @@ use crate::core::size_and_half_komi;
 use crate::matchrun::clock::TimeControl;
 use crate::matchrun::engine::EngineSpec;
 use crate::matchrun::game::{GameSettings, DEFAULT_MAX_PLIES};
-use crate::matchrun::openings::random_openings;
+use crate::matchrun::openings::{parse_openings, random_openings, Opening};
 use crate::search::{find_param, ParamSpec, PARAMS};
 use algorithm::{Dimension, Spsa};
 use games::Pairs;
@@ -50,6 +50,9 @@ pub struct SpsaConfig {
     pub concurrency: usize,
     /// Random legal plies that open each game pair.
     pub random_plies: usize,
+    /// Openings file (as `menhir match --openings`): each game pair starts from one of its
+    /// openings, drawn at random, instead of random plies.
+    pub openings: Option<PathBuf>,
     /// Seed for the perturbations and openings (default: from the clock, printed).
     pub seed: Option<u64>,
     /// The engine to tune (default: this executable).
@@ -110,6 +113,14 @@ fn start(config: &SpsaConfig, chosen: &[&ParamSpec]) -> Result<(Vec<Dimension>, 
         dim.start = *value;
     }
     Ok((dims, saved.iteration))
+}
+
+/// The openings of `--openings`, checked against the size and komi played.
+fn read_openings(path: &PathBuf, settings: &GameSettings) -> Result<Vec<Opening>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_openings(&text, settings.size, settings.half_komi)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Checks the flags that need no engine.
@@ -174,6 +185,11 @@ pub fn run(config: &SpsaConfig) -> Result<(), String> {
     let chosen = chosen_params(&config.params)?;
     let settings = game_settings(config)?;
     let (dims, done) = start(config, &chosen)?;
+    let book = config
+        .openings
+        .as_ref()
+        .map(|path| read_openings(path, &settings))
+        .transpose()?;
     let mut spsa = Spsa::new(dims, config.iterations, done);
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     // Written now: an unwritable --out fails before any engine starts.
@@ -210,13 +226,21 @@ pub fn run(config: &SpsaConfig) -> Result<(), String> {
     let (mut points, mut games) = (0.0, 0u64);
     while spsa.iteration() < config.iterations {
         let opening_seed: u64 = rng.random();
-        let openings = random_openings(
-            settings.size,
-            settings.half_komi,
-            config.random_plies,
-            pairs.len(),
-            opening_seed,
-        );
+        let openings = match &book {
+            Some(book) => {
+                let mut draw = StdRng::seed_from_u64(opening_seed);
+                (0..pairs.len())
+                    .map(|_| book[draw.random_range(0..book.len())].clone())
+                    .collect()
+            }
+            None => random_openings(
+                settings.size,
+                settings.half_komi,
+                config.random_plies,
+                pairs.len(),
+                opening_seed,
+            ),
+        };
         let mut faults = 0;
         let d = spsa.step(&mut rng, |plus, minus| {
             let results = pairs.play(&options(&names, plus), &options(&names, minus), &openings);

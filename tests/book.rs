@@ -124,3 +124,32 @@ fn the_command_writes_a_book_or_one_error_line() {
         assert!(stderr.starts_with("menhir: "), "{bad:?}: {stderr}");
     }
 }
+
+/// The 4×4 komi-0 book the matches of STRENGTH.md use (made by the command in its first line)
+/// is an openings file of 200 distinct lines, each scored within its bound.
+#[test]
+fn the_committed_4x4_book_reads_as_openings() {
+    let text = include_str!("data/book-4x4.txt");
+    assert!(text.starts_with("# menhir book --size 4 --komi 0 "));
+    let openings = parse_openings(text, 4, 0).unwrap();
+    assert_eq!(openings.len(), 200);
+    let mut hashes: Vec<u64> = openings
+        .iter()
+        .map(|o| o.position(4, 0).unwrap().hash())
+        .collect();
+    hashes.sort_unstable();
+    hashes.dedup();
+    assert_eq!(hashes.len(), 200);
+    for line in text.lines().skip(1) {
+        let score: i32 = line
+            .split("White ")
+            .nth(1)
+            .unwrap()
+            .split(" cp")
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(score.abs() <= 50, "{line}");
+    }
+}

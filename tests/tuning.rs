@@ -7,7 +7,7 @@
 mod common;
 
 use common::{EngineProcess, PROMPT};
-use menhir::search::{find_param, PruningSwitches, PARAMS, SWITCHES};
+use menhir::search::{find_param, PruningSwitches, SearchParams, PARAMS, SWITCHES, TUNED_FOR_SIZE};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
@@ -51,10 +51,13 @@ impl EngineProcess {
         self.sync()
     }
 
-    /// Nodes of a fresh-table `go depth` search of the 5×5 start after `a1 e5 c3`.
-    fn nodes_at_depth(&mut self, depth: u32) -> u64 {
-        self.send("teinewgame 5");
-        self.send("position startpos moves a1 e5 c3");
+    /// Nodes of a fresh-table `go depth` search of a `size` board after its corners and centre
+    /// square (`a1`, the far corner, then a centre placement).
+    fn nodes_at(&mut self, size: usize, depth: u32) -> u64 {
+        let far = format!("{}{size}", (b'a' + size as u8 - 1) as char);
+        let centre = format!("{}{}", (b'a' + size as u8 / 2) as char, size / 2 + 1);
+        self.send(&format!("teinewgame {size}"));
+        self.send(&format!("position startpos moves a1 {far} {centre}"));
         self.send(&format!("go depth {depth}"));
         let lines = self.until_word("bestmove", Duration::from_secs(60));
         let last_info = &lines[lines.len() - 2];
@@ -72,7 +75,7 @@ fn search_parameters_are_hidden_without_tuning_mode() {
         !options.iter().any(|l| l.contains("NullMoveDepth")),
         "{options:?}"
     );
-    let before = engine.nodes_at_depth(4);
+    let before = engine.nodes_at(5, 4);
     let answer = engine.answer("setoption name NullMoveDepth value 5");
     let unknown = engine.answer("setoption name NoSuchOption value 5");
     assert_eq!(answer.len(), 1, "{answer:?}");
@@ -85,7 +88,7 @@ fn search_parameters_are_hidden_without_tuning_mode() {
         answer[0].replace("NullMoveDepth", "NoSuchOption"),
         unknown[0]
     );
-    assert_eq!(engine.nodes_at_depth(4), before, "the search changed");
+    assert_eq!(engine.nodes_at(5, 4), before, "the search changed");
 }
 
 #[test]
@@ -115,7 +118,7 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
 fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
     let mut engine = EngineProcess::spawn_with(&["tei", "--tune"], &[], |_| {});
     engine.options();
-    let default = engine.nodes_at_depth(5);
+    let default = engine.nodes_at(5, 5);
     for bad in [
         "setoption name LateMovePruningBase value 0",
         "setoption name LateMovePruningBase value 41",
@@ -133,7 +136,7 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
         );
     }
     assert_eq!(
-        engine.nodes_at_depth(5),
+        engine.nodes_at(5, 5),
         default,
         "a refused value changed the search"
     );
@@ -141,9 +144,10 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
         engine.answer("setoption name latemovepruningbase value 1"),
         Vec::<String>::new()
     );
-    let pruned = engine.nodes_at_depth(5);
+    let pruned = engine.nodes_at(5, 5);
     assert_ne!(pruned, default);
-    let default_of = |name: &str| find_param(name).unwrap().default;
+    // The engine's value at 5×5 (its own, if it has one).
+    let default_of = |name: &str| find_param(name).unwrap().get(&SearchParams::for_size(5));
     assert_eq!(
         engine.answer(&format!(
             "setoption name LateMovePruningBase value {}",
@@ -151,15 +155,15 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
         )),
         Vec::<String>::new()
     );
-    assert_eq!(engine.nodes_at_depth(5), default);
+    assert_eq!(engine.nodes_at(5, 5), default);
     // The reduction table is rebuilt for a new divisor.
     engine.answer("setoption name LateMoveReductionDivisor100 value 100");
-    assert_ne!(engine.nodes_at_depth(5), default);
+    assert_ne!(engine.nodes_at(5, 5), default);
     engine.answer(&format!(
         "setoption name LateMoveReductionDivisor100 value {}",
         default_of("LateMoveReductionDivisor100")
     ));
-    assert_eq!(engine.nodes_at_depth(5), default);
+    assert_eq!(engine.nodes_at(5, 5), default);
     engine.send("quit");
     assert!(engine.exit_within(PROMPT).is_some());
 }
@@ -171,19 +175,19 @@ fn a_set_parameter_changes_the_search_and_bad_values_change_nothing() {
 fn a_pruning_switch_turns_its_rule_off_and_on() {
     let mut engine = EngineProcess::spawn_with(&["tei", "--tune"], &[], |_| {});
     engine.options();
-    let default = engine.nodes_at_depth(6);
+    let default = engine.nodes_at(5, 6);
     let answer = engine.answer("setoption name CorrectionHistory value maybe");
     assert_eq!(answer.len(), 1, "{answer:?}");
     assert!(answer[0].starts_with("info string error: "), "{answer:?}");
-    assert_eq!(engine.nodes_at_depth(6), default);
+    assert_eq!(engine.nodes_at(5, 6), default);
     for (name, on) in [("CorrectionHistory", true), ("Improving", true)] {
         assert_eq!(
             engine.answer(&format!("setoption name {name} value {}", !on)),
             Vec::<String>::new()
         );
-        assert_ne!(engine.nodes_at_depth(6), default, "{name} switched");
+        assert_ne!(engine.nodes_at(5, 6), default, "{name} switched");
         engine.answer(&format!("setoption name {name} value {on}"));
-        assert_eq!(engine.nodes_at_depth(6), default, "{name} back");
+        assert_eq!(engine.nodes_at(5, 6), default, "{name} back");
     }
     engine.send("quit");
     assert!(engine.exit_within(PROMPT).is_some());
@@ -194,6 +198,47 @@ fn a_pruning_switch_turns_its_rule_off_and_on() {
         answer[0].starts_with("info string error: unknown option"),
         "{answer:?}"
     );
+}
+
+/// A size with values of its own (`TUNED_FOR_SIZE`) searches with them: the node count of a
+/// fixed-depth search is the one with those values set by hand, not the one with the defaults;
+/// a size without stays on the defaults. A value set by hand replaces a size's own.
+#[test]
+fn a_size_tuned_apart_searches_with_its_own_values() {
+    let mut engine = EngineProcess::spawn_with(&["tei", "--tune"], &[], |_| {});
+    engine.options();
+    let set_all = |engine: &mut EngineProcess, values: &[(&str, i32)]| {
+        for (name, value) in values {
+            let answer = engine.answer(&format!("setoption name {name} value {value}"));
+            assert!(answer.is_empty(), "{answer:?}");
+        }
+    };
+    for &(size, tuned) in &TUNED_FOR_SIZE {
+        let defaults: Vec<(&str, i32)> = tuned
+            .iter()
+            .map(|(name, _)| (*name, find_param(name).unwrap().default))
+            .collect();
+        let own = engine.nodes_at(size, 5);
+        set_all(&mut engine, &defaults);
+        assert_ne!(
+            engine.nodes_at(size, 5),
+            own,
+            "{size}x{size} on the defaults"
+        );
+        set_all(&mut engine, tuned);
+        assert_eq!(engine.nodes_at(size, 5), own, "{size}x{size} set by hand");
+    }
+    // A size with no values of its own, with and without its defaults set by hand.
+    let plain = (3..=8)
+        .find(|s| TUNED_FOR_SIZE.iter().all(|(size, _)| size != s))
+        .unwrap();
+    let mut fresh = EngineProcess::spawn_with(&["tei", "--tune"], &[], |_| {});
+    fresh.options();
+    let before = fresh.nodes_at(plain, 5);
+    for p in &PARAMS {
+        fresh.answer(&format!("setoption name {} value {}", p.name, p.default));
+    }
+    assert_eq!(fresh.nodes_at(plain, 5), before);
 }
 
 /// A fresh directory for one test.

@@ -33,7 +33,8 @@ mod weights_file;
 pub use eval::{eval_trace, evaluate, evaluate_with, EvalTrace, EvalWeights};
 pub use multipv::MAX_MULTIPV;
 pub use params::{
-    find_param, ParamSpec, PruningSwitches, SearchParams, SwitchSpec, MAX_PLY, PARAMS, SWITCHES,
+    find_param, ParamOverrides, ParamSpec, PruningSwitches, SearchParams, SwitchSpec, MAX_PLY,
+    PARAMS, SWITCHES, TUNED_FOR_SIZE,
 };
 
 use crate::core::{Move, MoveList, Position};
@@ -147,6 +148,8 @@ pub struct Searcher {
     workers: Vec<Worker>,
     pool: rayon::ThreadPool,
     switches: PruningSwitches,
+    overrides: ParamOverrides,
+    /// The parameters the workers hold: `overrides` at the size last searched.
     params: SearchParams,
     clock_lag: ClockLag,
     nodes: Arc<AtomicU64>,
@@ -174,6 +177,7 @@ impl Searcher {
                 .collect(),
             pool: build_pool(threads),
             switches: PruningSwitches::default(),
+            overrides: ParamOverrides::default(),
             params: SearchParams::default(),
             clock_lag: ClockLag::default(),
             nodes: Arc::default(),
@@ -237,20 +241,27 @@ impl Searcher {
         self.switches = switches;
     }
 
-    /// Sets the search's margins and limits (see [`PARAMS`]; the engine's values by default).
-    /// The caller keeps each within its `ParamSpec` range.
-    pub fn set_params(&mut self, params: SearchParams) {
+    /// Sets search margins and limits by hand (see [`PARAMS`]); the rest are the engine's
+    /// values for the size searched ([`SearchParams::for_size`]). The caller keeps each within
+    /// its `ParamSpec` range.
+    pub fn set_overrides(&mut self, overrides: ParamOverrides) {
+        self.overrides = overrides;
+    }
+
+    /// The margins and limits a search on a board of `size` uses.
+    pub fn params(&self, size: usize) -> SearchParams {
+        self.overrides.at_size(size)
+    }
+
+    /// Hands the workers the parameters for `size` when they differ from what they hold.
+    fn use_params_for(&mut self, size: usize) {
+        let params = self.params(size);
         if params != self.params {
             self.params = params;
             for w in &mut self.workers {
                 w.set_params(&params);
             }
         }
-    }
-
-    /// The search's margins and limits.
-    pub fn params(&self) -> SearchParams {
-        self.params
     }
 
     /// Forgets everything learned (a new game).
@@ -283,6 +294,7 @@ impl Searcher {
                 info,
             };
         }
+        self.use_params_for(pos.size());
         let side = pos.to_move();
         self.clock_lag.observe(limits, side);
         for w in &mut self.workers {

@@ -269,6 +269,58 @@ impl Default for SearchParams {
     }
 }
 
+/// Values tuned for one board size (`menhir spsa --size N`, confirmed by a match at that size;
+/// STRENGTH.md has both), over [`PARAMS`]' defaults, which were tuned at 6×6. By TEI option
+/// name, as `menhir spsa --out` writes them; a size not listed plays the defaults.
+pub const TUNED_FOR_SIZE: [(usize, &[(&str, i32)]); 1] = [(
+    5,
+    // 400 SPSA iterations at 5×5 komi 2, 2+0.02, θ averaged over the last 100.
+    &[
+        ("ReverseFutilityMargin", 79),
+        ("LateMovePruningBase", 10),
+        ("LateMovePruningFactor", 0),
+        ("LateMoveReductionDivisor100", 137),
+    ],
+)];
+
+impl SearchParams {
+    /// The engine's values on a board of `size`: the defaults, with the values tuned for that
+    /// size (if any) over them.
+    pub fn for_size(size: usize) -> SearchParams {
+        let mut params = SearchParams::default();
+        for (_, tuned) in TUNED_FOR_SIZE.iter().filter(|(s, _)| *s == size) {
+            for &(name, value) in tuned.iter() {
+                let spec = find_param(name).expect("TUNED_FOR_SIZE names a parameter");
+                spec.set(&mut params, value);
+            }
+        }
+        params
+    }
+}
+
+/// Parameters set by hand (tuning mode's options, `menhir spsa`'s perturbations): each set one
+/// replaces the engine's value at every size; the others follow [`SearchParams::for_size`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParamOverrides([Option<i32>; PARAMS.len()]);
+
+impl ParamOverrides {
+    /// Sets parameter `index` of [`PARAMS`] to `value` (the caller checks the range).
+    pub fn set(&mut self, index: usize, value: i32) {
+        self.0[index] = Some(value);
+    }
+
+    /// The parameters a search on a board of `size` uses.
+    pub fn at_size(&self, size: usize) -> SearchParams {
+        let mut params = SearchParams::for_size(size);
+        for (spec, value) in PARAMS.iter().zip(self.0) {
+            if let Some(value) = value {
+                spec.set(&mut params, value);
+            }
+        }
+        params
+    }
+}
+
 /// The pruning rules' on/off switches, all on: an A/B match turns one off in one engine
 /// (tuning mode's check options, [`SWITCHES`]). Their match results are in `STRENGTH.md`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -378,6 +430,38 @@ mod tests {
             }
         }
         assert!(find_param("MaxPly").is_none());
+    }
+
+    #[test]
+    fn tuned_values_name_parameters_in_range_once() {
+        for (i, (size, tuned)) in TUNED_FOR_SIZE.iter().enumerate() {
+            assert!((3..=8).contains(size));
+            assert!(TUNED_FOR_SIZE[i + 1..].iter().all(|(s, _)| s != size));
+            for (j, &(name, value)) in tuned.iter().enumerate() {
+                let spec = find_param(name).unwrap_or_else(|| panic!("{name}"));
+                assert!(spec.min <= value && value <= spec.max, "{name}");
+                assert!(tuned[j + 1..].iter().all(|(other, _)| other != &name));
+                assert_eq!(spec.get(&SearchParams::for_size(*size)), value, "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn overrides_win_at_every_size_and_the_rest_follow_the_size() {
+        let index = PARAMS
+            .iter()
+            .position(|p| p.name == "LateMovePruningBase")
+            .unwrap();
+        let mut overrides = ParamOverrides::default();
+        assert_eq!(overrides.at_size(6), SearchParams::for_size(6));
+        overrides.set(index, 7);
+        for size in 3..=8 {
+            let params = overrides.at_size(size);
+            assert_eq!(params.late_move_pruning_base, 7);
+            let mut expected = SearchParams::for_size(size);
+            expected.late_move_pruning_base = 7;
+            assert_eq!(params, expected);
+        }
     }
 
     /// Each entry reads and writes its own field and no other (a copied macro line with the

@@ -21,7 +21,7 @@ use crate::matchrun::clock::TimeControl;
 use crate::matchrun::engine::EngineSpec;
 use crate::matchrun::game::{GameSettings, DEFAULT_MAX_PLIES};
 use crate::matchrun::openings::{parse_openings, random_openings, Opening};
-use crate::search::{find_param, ParamSpec, PARAMS};
+use crate::search::{find_param, ParamSpec, SearchParams, PARAMS};
 use algorithm::{Dimension, Spsa};
 use games::Pairs;
 use rand::rngs::StdRng;
@@ -85,7 +85,7 @@ fn chosen_params(names: &[String]) -> Result<Vec<&'static ParamSpec>, String> {
     Ok(chosen)
 }
 
-/// The starting dimensions: the defaults, or the values of `--resume`; and the iterations done.
+/// The starting dimensions: the engine's values at the size played, or the values of `--resume`; and the iterations done.
 fn start(config: &SpsaConfig, chosen: &[&ParamSpec]) -> Result<(Vec<Dimension>, usize), String> {
     let mut dims: Vec<Dimension> = chosen
         .iter()
@@ -93,7 +93,7 @@ fn start(config: &SpsaConfig, chosen: &[&ParamSpec]) -> Result<(Vec<Dimension>, 
             name: p.name.to_string(),
             min: p.min,
             max: p.max,
-            start: f64::from(p.default),
+            start: f64::from(p.get(&SearchParams::for_size(config.size))),
         })
         .collect();
     let Some(path) = &config.resume else {
@@ -268,4 +268,43 @@ pub fn run(config: &SpsaConfig) -> Result<(), String> {
     }
     eprintln!("spsa: done; θ is in {}", config.out.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(size: usize) -> SpsaConfig {
+        SpsaConfig {
+            params: Vec::new(),
+            out: PathBuf::from("unused"),
+            resume: None,
+            iterations: 10,
+            size,
+            komi: 0.0,
+            tc: "1+0.01".parse().unwrap(),
+            concurrency: 1,
+            random_plies: 2,
+            openings: None,
+            seed: None,
+            engine_cmd: None,
+            engine_args: String::new(),
+            grace_ms: 0,
+        }
+    }
+
+    /// A run starts from the engine's values at the size it plays, so a size tuned before is
+    /// tuned on from there.
+    #[test]
+    fn a_run_starts_from_the_values_of_its_size() {
+        let chosen = chosen_params(&[]).unwrap();
+        for size in 3..=8 {
+            let (dims, done) = start(&config(size), &chosen).unwrap();
+            assert_eq!(done, 0);
+            let expected = SearchParams::for_size(size);
+            for (dim, spec) in dims.iter().zip(&chosen) {
+                assert_eq!(dim.start, f64::from(spec.get(&expected)), "{}", dim.name);
+            }
+        }
+    }
 }

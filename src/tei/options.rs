@@ -9,7 +9,7 @@
 //! matches). Otherwise those names are unknown options, so a tournament never sees or sets them.
 
 use super::command::{parse_half_komi, HALF_KOMI_RANGE};
-use crate::search::{PruningSwitches, SearchParams, PARAMS, SWITCHES};
+use crate::search::{ParamOverrides, PruningSwitches, PARAMS, SWITCHES};
 
 /// Transposition-table size limits in MB.
 pub const HASH_MB_RANGE: std::ops::RangeInclusive<usize> = 1..=65536;
@@ -48,8 +48,9 @@ pub struct Options {
     /// before `ScoreMate`. A sibling check option rather than turning `ScoreMate` into a combo,
     /// so GUIs that already send `ScoreMate value true` keep working. Off by default.
     pub score_solved: bool,
-    /// The search's margins and limits (set only in tuning mode).
-    pub search_params: SearchParams,
+    /// Search margins and limits set by hand (only in tuning mode); the others are the
+    /// engine's values for the size played.
+    pub search_params: ParamOverrides,
     /// The search's pruning switches (set only in tuning mode).
     pub switches: PruningSwitches,
 }
@@ -63,7 +64,7 @@ impl Default for Options {
             multipv: 1,
             score_mate: false,
             score_solved: false,
-            search_params: SearchParams::default(),
+            search_params: ParamOverrides::default(),
             switches: PruningSwitches::default(),
         }
     }
@@ -217,9 +218,7 @@ impl Options {
             OptionChange::MultiPv(n) => self.multipv = n,
             OptionChange::ScoreMate(on) => self.score_mate = on,
             OptionChange::ScoreSolved(on) => self.score_solved = on,
-            OptionChange::SearchParam(index, value) => {
-                PARAMS[index].set(&mut self.search_params, value)
-            }
+            OptionChange::SearchParam(index, value) => self.search_params.set(index, value),
             OptionChange::Feature(index, on) => SWITCHES[index].set(&mut self.switches, on),
         }
     }
@@ -333,7 +332,7 @@ mod tests {
         assert_eq!(change, OptionChange::SearchParam(index, 4));
         let mut options = Options::default();
         options.apply(change);
-        assert_eq!(options.search_params.null_move_depth, 4);
+        assert_eq!(options.search_params.at_size(6).null_move_depth, 4);
         for bad in [None, Some("0"), Some("11"), Some("3.5"), Some("deep")] {
             assert!(
                 Options::check("NullMoveDepth", bad, true).is_err(),

@@ -6,7 +6,7 @@
 
 use super::info::{format_info, InfoStyle};
 use crate::core::{Move, MoveList, Position};
-use crate::search::{Limits, PruningSwitches, SearchParams, Searcher};
+use crate::search::{Limits, ParamOverrides, PruningSwitches, Searcher};
 use crate::tinue::{Budget, Solver, Verdict};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,7 +24,7 @@ struct Settings {
     hash_mb: usize,
     threads: usize,
     multipv: usize,
-    params: SearchParams,
+    params: ParamOverrides,
     switches: PruningSwitches,
 }
 
@@ -56,7 +56,7 @@ impl SearchHandle {
             hash_mb,
             threads,
             multipv: 1,
-            params: SearchParams::default(),
+            params: ParamOverrides::default(),
             switches: PruningSwitches::default(),
         };
         SearchHandle {
@@ -93,7 +93,7 @@ impl SearchHandle {
             None => {
                 let mut s = Searcher::new(self.wanted.hash_mb, self.wanted.threads);
                 s.set_multipv(self.wanted.multipv);
-                s.set_params(self.wanted.params);
+                s.set_overrides(self.wanted.params);
                 s.set_switches(self.wanted.switches);
                 self.applied = self.wanted;
                 self.new_game_pending = false;
@@ -108,7 +108,7 @@ impl SearchHandle {
             searcher.set_threads(self.wanted.threads);
         }
         searcher.set_multipv(self.wanted.multipv);
-        searcher.set_params(self.wanted.params);
+        searcher.set_overrides(self.wanted.params);
         searcher.set_switches(self.wanted.switches);
         self.applied = self.wanted;
         if self.new_game_pending {
@@ -137,8 +137,8 @@ impl SearchHandle {
         self.sync_if_built();
     }
 
-    /// Sets the search's margins and limits; applied now if idle, else before the next search.
-    pub fn set_search_params(&mut self, params: SearchParams) {
+    /// Sets search margins and limits by hand; applied now if idle, else before the next search.
+    pub fn set_search_params(&mut self, params: ParamOverrides) {
         self.wanted.params = params;
         self.sync_if_built();
     }

@@ -125,17 +125,15 @@ fn the_command_writes_a_book_or_one_error_line() {
     }
 }
 
-/// The 4×4 komi-0 book the matches of STRENGTH.md use (made by the command in its first line)
-/// is an openings file of 200 distinct lines, each scored within its bound.
-#[test]
-fn the_committed_4x4_book_reads_as_openings() {
-    let text = include_str!("data/book-4x4.txt");
-    assert!(text.starts_with("# menhir book --size 4 --komi 0 "));
-    let openings = parse_openings(text, 4, 0).unwrap();
+/// A committed book (made by the command in its first line) is an openings file of 200
+/// distinct lines, each scored within its bound.
+fn check_committed_book(text: &str, size: usize, half_komi: i32, header: &str) {
+    assert!(text.starts_with(header));
+    let openings = parse_openings(text, size, half_komi).unwrap();
     assert_eq!(openings.len(), 200);
     let mut hashes: Vec<u64> = openings
         .iter()
-        .map(|o| o.position(4, 0).unwrap().hash())
+        .map(|o| o.position(size, half_komi).unwrap().hash())
         .collect();
     hashes.sort_unstable();
     hashes.dedup();
@@ -152,4 +150,18 @@ fn the_committed_4x4_book_reads_as_openings() {
             .unwrap();
         assert!(score.abs() <= 50, "{line}");
     }
+}
+
+/// The 4×4 komi-0 book the matches of STRENGTH.md use.
+#[test]
+fn the_committed_4x4_book_reads_as_openings() {
+    let text = include_str!("data/book-4x4.txt");
+    check_committed_book(text, 4, 0, "# menhir book --size 4 --komi 0 ");
+}
+
+/// The 5×5 komi-2 book the matches of STRENGTH.md use.
+#[test]
+fn the_committed_5x5_book_reads_as_openings() {
+    let text = include_str!("data/book-5x5.txt");
+    check_committed_book(text, 5, 4, "# menhir book --size 5 --komi 2 ");
 }

@@ -232,10 +232,18 @@ fn supports_and_captives_shallow_and_deep() {
     // Seen from White (to move), the same counts are the opponent's: negative.
     let pos = Position::from_tps("1212,x2/x3/1,x,2 1 5").unwrap();
     assert_eq!(count(&pos, "support_shallow_flat_mobile"), -1);
-    // By the stack's square (a corner), all depths together; and a White flat it could take.
-    assert_eq!(count(&pos, "support_psqt_a1"), -1);
-    assert_eq!(count(&pos, "captive_psqt_a1"), -2);
+    // By the top's kind and the stack's square (a corner), all depths together; and a White
+    // flat it could take.
+    assert_eq!(count(&pos, "support_psqt_flat_a1"), -1);
+    assert_eq!(count(&pos, "captive_psqt_flat_a1"), -2);
+    assert_eq!(count(&pos, "support_psqt_wall_a1"), 0);
     assert_eq!(count(&pos, "tall_next_their_flat"), 0);
+    // The same stack under a wall counts in the wall's tables, not the flat's.
+    let pos = Position::from_tps("1212S,x2/x3/1,x,2 1 5").unwrap();
+    assert_eq!(count(&pos, "support_psqt_wall_a1"), -1);
+    assert_eq!(count(&pos, "captive_psqt_wall_a1"), -2);
+    assert_eq!(count(&pos, "captive_psqt_flat_a1"), 0);
+    assert_eq!(count(&pos, "captive_psqt_cap_a1"), 0);
     let pos = Position::from_tps("1212,1,x/2S,x2/x2,2 2 4").unwrap();
     assert_eq!(count(&pos, "tall_next_their_flat"), 1);
     assert_eq!(count(&pos, "tall_next_own_wall"), 1);
@@ -244,6 +252,26 @@ fn supports_and_captives_shallow_and_deep() {
     let pos = Position::from_tps("1212,1S,x/1S,x2/x,2,2 2 5").unwrap();
     assert_eq!(count(&pos, "captive_deep_flat_stuck"), 1);
     assert_eq!(count(&pos, "captive_deep_flat_mobile"), 0);
+}
+
+#[test]
+fn flat_lead_weighed_by_the_placements_left() {
+    // 3×3, White to move, 3 flats to Black's 4 and two empty squares: the game can end on
+    // flats within two placements, so the lead (−2 half flats) counts in `race_lead_2`.
+    let mut pos = Position::from_tps("1,2,1/2,1,2/x,2,x 1 5").unwrap();
+    assert_eq!(count(&pos, "race_lead_2"), -2);
+    assert_eq!(count(&pos, "race_lead_1"), 0);
+    // Komi is Black's: half komi 2 makes White's deficit two half flats larger.
+    pos.set_half_komi(2);
+    assert_eq!(count(&pos, "race_lead_2"), -4);
+    // Black to move sees the same lead from its side.
+    let pos = Position::from_tps("1,2,1/2,1,2/x,2,x 2 5").unwrap();
+    assert_eq!(count(&pos, "race_lead_2"), 2);
+    // Far from the end (many empty squares and pieces in reserve), the group is silent.
+    let pos = Position::from_tps("x2,2,x2/x5/x2,1,x2/x5/x5 1 2").unwrap();
+    for h in 1..=4 {
+        assert_eq!(count(&pos, &format!("race_lead_{h}")), 0);
+    }
 }
 
 #[test]

@@ -21,6 +21,8 @@ pub const CAP_NEIGHBOURS: [&str; 7] = [
     "their_cap",
     "their_tall",
 ];
+/// Placements before the game ends on flats that `race_lead` looks at.
+pub const RACE_HORIZON: usize = 4;
 /// Top kinds in feature order (`PieceKind as usize`).
 const KINDS: [&str; 3] = ["flat", "wall", "cap"];
 
@@ -90,13 +92,19 @@ pub struct Layout {
     pub flat_draw_now: usize,
     /// The opponent, with one piece left, would win the flat count by placing it.
     pub flat_loss_next: usize,
+    /// The flat lead with komi (half flats, side to move's view) when the game can end on
+    /// flats within a few placements: `race_lead + placements − 1`, placements = the fewer of
+    /// the smaller reserve and the empty squares, 1 to `RACE_HORIZON`.
+    pub race_lead: usize,
     /// Piece-square tables: `psqt + kind·classes + class`.
     pub psqt: usize,
     /// Pieces under a top: `stacks + ((kind·2 + stuck)·2 + captive)·2 + deep`.
     pub stacks: usize,
-    /// Own pieces under a top, by the stack's square class: `support_psqt + class`.
+    /// Own pieces under a top, by top kind and the stack's square class:
+    /// `support_psqt + kind·classes + class`.
     pub support_psqt: usize,
-    /// Opponent pieces under a top, by the stack's square class: `captive_psqt + class`.
+    /// Opponent pieces under a top, by top kind and the stack's square class:
+    /// `captive_psqt + kind·classes + class`.
     pub captive_psqt: usize,
     /// Opponent flats next to a stack (two pieces or more): capturable by a spread.
     pub tall_next_their_flat: usize,
@@ -157,10 +165,11 @@ impl Layout {
             flat_win_now: take!(1),
             flat_draw_now: take!(1),
             flat_loss_next: take!(1),
+            race_lead: take!(RACE_HORIZON),
             psqt: take!(3 * classes),
             stacks: take!(24),
-            support_psqt: take!(classes),
-            captive_psqt: take!(classes),
+            support_psqt: take!(3 * classes),
+            captive_psqt: take!(3 * classes),
             tall_next_their_flat: take!(1),
             tall_next_own_flat: take!(1),
             tall_next_own_wall: take!(1),
@@ -204,17 +213,22 @@ impl Layout {
         name(self.flat_win_now, "flat_win_now".into());
         name(self.flat_draw_now, "flat_draw_now".into());
         name(self.flat_loss_next, "flat_loss_next".into());
+        for i in 0..RACE_HORIZON {
+            name(self.race_lead + i, format!("race_lead_{}", i + 1));
+        }
         let class_names = class_names(self.size);
         for (k, kind) in KINDS.iter().enumerate() {
             for (class, square) in class_names.iter().enumerate() {
+                let i = k * self.classes + class;
+                name(self.psqt + i, format!("psqt_{kind}_{square}"));
                 name(
-                    self.psqt + k * self.classes + class,
-                    format!("psqt_{kind}_{square}"),
+                    self.support_psqt + i,
+                    format!("support_psqt_{kind}_{square}"),
                 );
-                if k == 0 {
-                    name(self.support_psqt + class, format!("support_psqt_{square}"));
-                    name(self.captive_psqt + class, format!("captive_psqt_{square}"));
-                }
+                name(
+                    self.captive_psqt + i,
+                    format!("captive_psqt_{kind}_{square}"),
+                );
             }
         }
         for (k, kind) in KINDS.iter().enumerate() {

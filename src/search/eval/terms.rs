@@ -1,7 +1,7 @@
 //! The evaluation terms, written once and generic over what they feed: weights (a score) or a
 //! trace (feature counts for the tuner). Monomorphised, so the weighted case costs nothing extra.
 
-use super::features::{Layout, CLASSES};
+use super::features::{Layout, CLASSES, RACE_HORIZON};
 use crate::core::{Bitboard, Color, Position};
 
 /// What the terms are fed into: feature `index` fired `count` times (side to move's view).
@@ -165,7 +165,7 @@ fn stacks<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) -> Bitboard {
                 acc.add(base + offset, sign * count);
             }
         }
-        let class = CLASSES[size].of_square[sq.index()] as usize;
+        let class = kind * l.classes + CLASSES[size].of_square[sq.index()] as usize;
         let supports = own_shallow + own_deep;
         if supports != 0 {
             acc.add(l.support_psqt + class, sign * supports);
@@ -341,8 +341,14 @@ fn flat_count<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
     if pos.is_opening() {
         return;
     }
+    // A lead counts for more the sooner the game can end on flats.
+    let reserve = |c: Color| pos.stones(c) + pos.capstones(c);
+    let placements = reserve(me).min(reserve(!me)).min(pos.empty().count()) as usize;
+    if lead != 0 && (1..=RACE_HORIZON).contains(&placements) {
+        acc.add(l.race_lead + placements - 1, lead);
+    }
     // Placing the last piece in reserve, or on the last empty square, ends the game.
-    let pieces = pos.stones(me) + pos.capstones(me);
+    let pieces = reserve(me);
     if pieces > 0 && (pieces == 1 || pos.empty().count() == 1) {
         let margin = lead + 2 * i32::from(pos.stones(me) > 0);
         if margin > 0 {
@@ -351,7 +357,7 @@ fn flat_count<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
             acc.add(l.flat_draw_now, 1);
         }
     }
-    if pos.stones(!me) + pos.capstones(!me) == 1 {
+    if reserve(!me) == 1 {
         let margin = -lead + 2 * i32::from(pos.stones(!me) > 0);
         if margin > 0 {
             acc.add(l.flat_loss_next, 1);

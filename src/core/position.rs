@@ -241,6 +241,21 @@ impl Position {
         self.capstones[color.index()] as u32
     }
 
+    /// Pieces (stones and capstones) left in `color`'s reserve.
+    #[inline]
+    pub fn pieces_in_reserve(&self, color: Color) -> u32 {
+        self.stones(color) + self.capstones(color)
+    }
+
+    /// Placements before the game can end on flats: the fewer of the smaller reserve and the
+    /// empty squares (placing the last piece of a reserve, or on the last empty square, ends it).
+    #[inline]
+    pub fn placements_left(&self) -> u32 {
+        self.pieces_in_reserve(Color::White)
+            .min(self.pieces_in_reserve(Color::Black))
+            .min(self.empty().count())
+    }
+
     /// Plies since the last placement.
     #[inline]
     pub fn reversible_plies(&self) -> usize {

@@ -23,7 +23,7 @@ impl Position {
             return Some(mv);
         }
         let me = self.to_move();
-        let last_piece = self.stones(me) + self.capstones(me) <= 1;
+        let last_piece = self.pieces_in_reserve(me) <= 1;
         let few_empty = (self.empty().count() as usize) < self.size();
         // The counts first: `result` floods for roads, and most positions can end on no flats.
         if !(last_piece || few_empty) || self.is_opening() || self.result().is_some() {

@@ -214,9 +214,7 @@ pub fn play_game(
 /// winner's unplayed pieces; 0 for a draw.
 pub fn rule_book_points(pos: &Position, result: GameResult) -> u32 {
     match result.winner() {
-        Some(winner) => {
-            (pos.size() * pos.size()) as u32 + pos.stones(winner) + pos.capstones(winner)
-        }
+        Some(winner) => (pos.size() * pos.size()) as u32 + pos.pieces_in_reserve(winner),
         None => 0,
     }
 }

@@ -22,10 +22,7 @@ use std::time::{Duration, Instant};
 
 /// Own moves the game is expected to last from `pos`, for the side to move.
 pub fn moves_left(pos: &Position) -> u32 {
-    let me = pos.to_move();
-    let reserve = |c: Color| pos.stones(c) + pos.capstones(c);
-    let stones = reserve(me).min(reserve(!me)).min(pos.empty().count());
-    moves_left_for(stones)
+    moves_left_for(pos.placements_left())
 }
 
 /// Own moves the game is expected to last when the nearer end (a reserve or the empty squares)

@@ -63,7 +63,6 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
 #[inline(always)]
 fn reserves<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
     let me = pos.to_move();
-    let pieces = |c: Color| pos.stones(c) + pos.capstones(c);
     acc.add(
         l.stones_in_reserve,
         pos.stones(me) as i32 - pos.stones(!me) as i32,
@@ -72,10 +71,10 @@ fn reserves<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
         l.caps_in_reserve,
         pos.capstones(me) as i32 - pos.capstones(!me) as i32,
     );
-    if pieces(me) == 1 {
+    if pos.pieces_in_reserve(me) == 1 {
         acc.add(l.one_reserve_to_move, 1);
     }
-    if pieces(!me) == 1 {
+    if pos.pieces_in_reserve(!me) == 1 {
         acc.add(l.one_reserve_not_to_move, 1);
     }
 }
@@ -342,13 +341,12 @@ fn flat_count<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
         return;
     }
     // A lead counts for more the sooner the game can end on flats.
-    let reserve = |c: Color| pos.stones(c) + pos.capstones(c);
-    let placements = reserve(me).min(reserve(!me)).min(pos.empty().count()) as usize;
+    let placements = pos.placements_left() as usize;
     if lead != 0 && (1..=RACE_HORIZON).contains(&placements) {
         acc.add(l.race_lead + placements - 1, lead);
     }
     // Placing the last piece in reserve, or on the last empty square, ends the game.
-    let pieces = reserve(me);
+    let pieces = pos.pieces_in_reserve(me);
     if pieces > 0 && (pieces == 1 || pos.empty().count() == 1) {
         let margin = lead + 2 * i32::from(pos.stones(me) > 0);
         if margin > 0 {
@@ -357,7 +355,7 @@ fn flat_count<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
             acc.add(l.flat_draw_now, 1);
         }
     }
-    if reserve(!me) == 1 {
+    if pos.pieces_in_reserve(!me) == 1 {
         let margin = -lead + 2 * i32::from(pos.stones(!me) > 0);
         if margin > 0 {
             acc.add(l.flat_loss_next, 1);

@@ -399,3 +399,46 @@ fn bad_weight_files_give_one_line_errors() {
         EvalWeights::feature_names(5).len()
     );
 }
+
+#[test]
+fn placements_to_a_road_by_side() {
+    // 5×5, White to move: White's a1 b1 c1 are two placements from a road, Black's a2 b2
+    // three.
+    let pos = Position::from_tps("x5/x5/x5/2,2,x3/1,1,1,x2 1 6").unwrap();
+    assert_eq!(count(&pos, "road_distance_to_move_2"), 1);
+    assert_eq!(count(&pos, "road_distance_not_to_move_3"), 1);
+    for p in [1, 3, 4] {
+        assert_eq!(count(&pos, &format!("road_distance_to_move_{p}")), 0);
+    }
+}
+
+/// A group whose weights are all zero is skipped by the weighted evaluation: one weight of
+/// it set, at either end of the group, must bring it back.
+#[test]
+fn a_group_with_one_weight_set_is_evaluated() {
+    for size in 3..=8 {
+        let names = EvalWeights::feature_names(size);
+        let group: Vec<usize> = (0..names.len())
+            .filter(|&i| names[i].starts_with("road_distance_"))
+            .collect();
+        assert_eq!(group.len(), 8);
+        for index in [group[0], group[7]] {
+            let mut weights = EvalWeights::builtin(size).clone();
+            for &i in &group {
+                weights.set(i, [0, 0]);
+            }
+            weights.set(index, [0, 500]);
+            for pos in random_positions(size, 20, 7) {
+                let score = evaluate_with(&pos, &weights);
+                if score.abs() < EVAL_LIMIT {
+                    let model = eval_trace(&pos).score(&weights);
+                    assert!(
+                        (score as f64 - model).abs() <= 1.0,
+                        "{}: evaluate {score}, trace · weights {model}",
+                        pos.to_tps()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -23,6 +23,8 @@ pub const CAP_NEIGHBOURS: [&str; 7] = [
 ];
 /// Placements before the game ends on flats that `race_lead` looks at.
 pub const RACE_HORIZON: usize = 4;
+/// Placements to a road that `road_distance` looks at.
+pub const ROAD_HORIZON: usize = 4;
 /// Top kinds in feature order (`PieceKind as usize`).
 const KINDS: [&str; 3] = ["flat", "wall", "cap"];
 
@@ -126,6 +128,9 @@ pub struct Layout {
     pub critical: usize,
     /// Capstones next to an own critical square they may move onto: `+ side`.
     pub cap_near_critical: usize,
+    /// The fewest placements to a road (`road_distance::placements_to_road`), 1 to
+    /// `ROAD_HORIZON`: `road_distance + side·ROAD_HORIZON + placements − 1` (side 0 = to move).
+    pub road_distance: usize,
     /// What stands next to a capstone: `cap_next + CAP_NEIGHBOURS index`.
     pub cap_next: usize,
     /// Capstones with no opponent piece next to them.
@@ -180,6 +185,7 @@ impl Layout {
             line_blocked: take!(size),
             critical: take!(2 * CRITICAL_OCCUPANTS.len()),
             cap_near_critical: take!(2),
+            road_distance: take!(2 * ROAD_HORIZON),
             cap_next: take!(CAP_NEIGHBOURS.len()),
             cap_isolated: take!(1),
             wall_next_their_tall: take!(1),
@@ -260,6 +266,12 @@ impl Layout {
                 self.cap_near_critical + side,
                 format!("cap_near_critical_{who}"),
             );
+            for p in 0..ROAD_HORIZON {
+                name(
+                    self.road_distance + side * ROAD_HORIZON + p,
+                    format!("road_distance_{who}_{}", p + 1),
+                );
+            }
         }
         for (i, what) in CAP_NEIGHBOURS.iter().enumerate() {
             name(self.cap_next + i, format!("cap_next_{what}"));

@@ -8,6 +8,7 @@
 //! features are listed in `features.rs`; the weights are data (`weights/eval-NxN.txt`).
 
 mod features;
+mod road_distance;
 mod terms;
 mod trace;
 mod weights;
@@ -35,6 +36,13 @@ impl Accumulator for Weighted<'_> {
         let [opening, end] = self.weights[index];
         self.opening += opening as i64 * count as i64;
         self.end += end as i64 * count as i64;
+    }
+
+    #[inline(always)]
+    fn wants(&self, start: usize, len: usize) -> bool {
+        self.weights[start..start + len]
+            .iter()
+            .any(|&w| w != [0, 0])
     }
 }
 

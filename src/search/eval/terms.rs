@@ -1,13 +1,21 @@
 //! The evaluation terms, written once and generic over what they feed: weights (a score) or a
 //! trace (feature counts for the tuner). Monomorphised, so the weighted case costs nothing extra.
 
-use super::features::{Layout, CLASSES, RACE_HORIZON};
+use super::features::{Layout, CLASSES, RACE_HORIZON, ROAD_HORIZON};
+use super::road_distance::placements_to_road;
 use crate::core::{Bitboard, Color, Position};
 
 /// What the terms are fed into: feature `index` fired `count` times (side to move's view).
 pub trait Accumulator {
     /// Records `count` more instances of feature `index`.
     fn add(&mut self, index: usize, count: i32);
+
+    /// Whether features `start..start + len` can change the result: a costly group whose
+    /// weights are all zero (a size that has not learned it) is skipped. The trace wants all.
+    #[inline(always)]
+    fn wants(&self, _start: usize, _len: usize) -> bool {
+        true
+    }
 }
 
 /// Lowest file of the 8×8 grid, as bits.
@@ -55,6 +63,9 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
     for (color, sign, side) in [(me, 1, 0), (!me, -1, 1)] {
         roads(pos, l, acc, color, sign);
         critical_squares(pos, l, acc, color, side);
+        if acc.wants(l.road_distance, 2 * ROAD_HORIZON) {
+            road_distance(pos, l, acc, color, side);
+        }
         capstones_and_walls(pos, l, acc, color, sign, tall);
     }
 }
@@ -266,6 +277,24 @@ fn critical_squares<A: Accumulator>(
         .count() as i32;
     if near > 0 {
         acc.add(l.cap_near_critical + side, near);
+    }
+}
+
+/// The fewest placements that would give `color` a road, one-hot up to `ROAD_HORIZON`, split
+/// by side (`side` 0 = to move: a placement is one of its moves, not the opponent's).
+#[inline(always)]
+fn road_distance<A: Accumulator>(
+    pos: &Position,
+    l: &Layout,
+    acc: &mut A,
+    color: Color,
+    side: usize,
+) {
+    if let Some(placements @ 1..) = placements_to_road(pos, color, ROAD_HORIZON as u32) {
+        acc.add(
+            l.road_distance + side * ROAD_HORIZON + placements as usize - 1,
+            1,
+        );
     }
 }
 

@@ -416,29 +416,52 @@ fn placements_to_a_road_by_side() {
 /// it set, at either end of the group, must bring it back.
 #[test]
 fn a_group_with_one_weight_set_is_evaluated() {
-    for size in 3..=8 {
-        let names = EvalWeights::feature_names(size);
-        let group: Vec<usize> = (0..names.len())
-            .filter(|&i| names[i].starts_with("road_distance_"))
-            .collect();
-        assert_eq!(group.len(), 8);
-        for index in [group[0], group[7]] {
-            let mut weights = EvalWeights::builtin(size).clone();
-            for &i in &group {
-                weights.set(i, [0, 0]);
-            }
-            weights.set(index, [0, 500]);
-            for pos in random_positions(size, 20, 7) {
-                let score = evaluate_with(&pos, &weights);
-                if score.abs() < EVAL_LIMIT {
-                    let model = eval_trace(&pos).score(&weights);
-                    assert!(
-                        (score as f64 - model).abs() <= 1.0,
-                        "{}: evaluate {score}, trace · weights {model}",
-                        pos.to_tps()
-                    );
+    let groups: [(&str, fn(usize) -> usize); 2] = [
+        ("road_distance_", |_| 8),
+        ("pair_", |size| (size / 2) * size.div_ceil(2) * 24),
+    ];
+    for (prefix, len) in groups {
+        for size in 3..=8 {
+            let names = EvalWeights::feature_names(size);
+            let group: Vec<usize> = (0..names.len())
+                .filter(|&i| names[i].starts_with(prefix))
+                .collect();
+            assert_eq!(group.len(), len(size));
+            for index in [group[0], *group.last().unwrap()] {
+                let mut weights = EvalWeights::builtin(size).clone();
+                for &i in &group {
+                    weights.set(i, [0, 0]);
+                }
+                weights.set(index, [0, 500]);
+                for pos in random_positions(size, 20, 7) {
+                    let score = evaluate_with(&pos, &weights);
+                    if score.abs() < EVAL_LIMIT {
+                        let model = eval_trace(&pos).score(&weights);
+                        assert!(
+                            (score as f64 - model).abs() <= 1.0,
+                            "{}: evaluate {score}, trace · weights {model}",
+                            pos.to_tps()
+                        );
+                    }
                 }
             }
         }
     }
+}
+
+#[test]
+fn neighbouring_squares_by_what_they_hold() {
+    // 5×5, White to move: a White flat on a1 next to a Black flat on b1.
+    let pos = Position::from_tps("x5/x5/x5/x5/1,2,x3 1 2").unwrap();
+    // a1–b1 from White's side: own flat outside, their flat inside.
+    assert_eq!(count(&pos, "pair_a1b1_Ff"), 1);
+    // a1–a2 is the same kind of pair (the board's symmetry): own flat, empty.
+    assert_eq!(count(&pos, "pair_a1b1_Fe"), 1);
+    // Black's flat with an empty square inside it counts for the opponent: b1–c1 and b1–b2.
+    assert_eq!(count(&pos, "pair_b1c1_Fe"), -1);
+    assert_eq!(count(&pos, "pair_a2b2_Fe"), -1);
+    // Black to move sees it all from its side.
+    let pos = Position::from_tps("x5/x5/x5/x5/1,2,x3 2 2").unwrap();
+    assert_eq!(count(&pos, "pair_a1b1_Ff"), -1);
+    assert_eq!(count(&pos, "pair_b1c1_Fe"), 1);
 }

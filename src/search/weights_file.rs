@@ -139,6 +139,9 @@ pub struct Weights<F: WeightsFormat> {
     size: usize,
     pub(in crate::search) values: Vec<F::Value>,
     pub(in crate::search) extra: F::Extra,
+    /// `set_before[i]`: how many of the first `i` values are not zero, so that a group of
+    /// features can be skipped in two loads when none of it is set.
+    set_before: Vec<u32>,
 }
 
 impl<F: WeightsFormat> Weights<F> {
@@ -152,6 +155,7 @@ impl<F: WeightsFormat> Weights<F> {
             size,
             values: vec![F::Value::default(); names.len()],
             extra: F::DEFAULT_EXTRA,
+            set_before: vec![0; names.len() + 1],
         })
     }
 
@@ -184,7 +188,20 @@ impl<F: WeightsFormat> Weights<F> {
 
     /// Sets the value of feature `index` (panics past `feature_count`).
     pub fn set(&mut self, index: usize, value: F::Value) {
+        let zero = F::Value::default();
+        let change = i32::from(value != zero) - i32::from(self.values[index] != zero);
         self.values[index] = value;
+        if change != 0 {
+            for count in &mut self.set_before[index + 1..] {
+                *count = count.wrapping_add_signed(change);
+            }
+        }
+    }
+
+    /// Whether any of features `start..start + len` has a value other than zero.
+    #[inline]
+    pub fn any_set(&self, start: usize, len: usize) -> bool {
+        self.set_before[start + len] != self.set_before[start]
     }
 
     /// Reads a weights file; a one-line error names the line and what is wrong with it.
@@ -215,7 +232,10 @@ impl<F: WeightsFormat> Weights<F> {
             }
             let name = words[0];
             let i = features.take(n, name)?;
-            weights.values[i] = F::value(&words[1..]).map_err(|bad| F::bad_number(n, bad, name))?;
+            weights.set(
+                i,
+                F::value(&words[1..]).map_err(|bad| F::bad_number(n, bad, name))?,
+            );
         }
         features.finish()?;
         Ok(weights)

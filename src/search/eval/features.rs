@@ -25,6 +25,47 @@ pub const CAP_NEIGHBOURS: [&str; 7] = [
 pub const RACE_HORIZON: usize = 4;
 /// Placements to a road that `road_distance` looks at.
 pub const ROAD_HORIZON: usize = 4;
+/// What a square holds, side to move's view, in the order of the `pair_*` features: empty,
+/// own flat, wall, capstone (upper case), the opponent's (lower case).
+pub const PAIR_STATES: [char; 7] = ['e', 'F', 'W', 'C', 'f', 'w', 'c'];
+
+/// The state of the same square seen by the other side.
+const fn swap_state(s: usize) -> usize {
+    match s {
+        0 => 0,
+        1..=3 => s + 3,
+        _ => s - 3,
+    }
+}
+
+/// Pair patterns up to the colour swap (48 non-empty patterns, in swapped couples).
+pub const PAIR_PATTERNS: usize = 24;
+
+/// Pattern `outer·7 + inner` → (feature within its class, sign): a pattern and its colour swap
+/// share a feature with opposite signs, since the side to move's pattern counts +1 and the
+/// opponent's view of the same squares −1. Both squares empty: sign 0.
+pub const PAIR_FEATURE: [(u8, i8); 49] = {
+    let mut table = [(0u8, 0i8); 49];
+    let mut next = 0;
+    let mut i = 0;
+    while i < 49 {
+        let swapped = swap_state(i / 7) * 7 + swap_state(i % 7);
+        if i < swapped {
+            table[i] = (next, 1);
+            table[swapped] = (next, -1);
+            next += 1;
+        }
+        i += 1;
+    }
+    table
+};
+
+/// Neighbouring square pairs of a board of `size` up to its symmetries: a pair is folded onto
+/// a row (its step along the row folded to the near half, the row folded to the near half).
+pub const fn pair_classes(size: usize) -> usize {
+    (size - 1).div_ceil(2) * size.div_ceil(2)
+}
+
 /// Top kinds in feature order (`PieceKind as usize`).
 const KINDS: [&str; 3] = ["flat", "wall", "cap"];
 
@@ -131,6 +172,9 @@ pub struct Layout {
     /// The fewest placements to a road (`road_distance::placements_to_road`), 1 to
     /// `ROAD_HORIZON`: `road_distance + side·ROAD_HORIZON + placements − 1` (side 0 = to move).
     pub road_distance: usize,
+    /// Two neighbouring squares by what they hold, the outer square (nearer the board's edge
+    /// along the pair) first: `pairs + class·PAIR_PATTERNS + PAIR_FEATURE[outer·7 + inner].0`.
+    pub pairs: usize,
     /// What stands next to a capstone: `cap_next + CAP_NEIGHBOURS index`.
     pub cap_next: usize,
     /// Capstones with no opponent piece next to them.
@@ -186,6 +230,7 @@ impl Layout {
             critical: take!(2 * CRITICAL_OCCUPANTS.len()),
             cap_near_critical: take!(2),
             road_distance: take!(2 * ROAD_HORIZON),
+            pairs: take!(pair_classes(size) * PAIR_PATTERNS),
             cap_next: take!(CAP_NEIGHBOURS.len()),
             cap_isolated: take!(1),
             wall_next_their_tall: take!(1),
@@ -271,6 +316,26 @@ impl Layout {
                     self.road_distance + side * ROAD_HORIZON + p,
                     format!("road_distance_{who}_{}", p + 1),
                 );
+            }
+        }
+        let half = self.size.div_ceil(2);
+        for class in 0..pair_classes(self.size) {
+            let (step, rank) = (class / half, class % half);
+            let squares = format!(
+                "{}{}{}{}",
+                (b'a' + step as u8) as char,
+                rank + 1,
+                (b'b' + step as u8) as char,
+                rank + 1
+            );
+            for (pattern, &(feature, sign)) in PAIR_FEATURE.iter().enumerate() {
+                if sign == 1 {
+                    let (outer, inner) = (PAIR_STATES[pattern / 7], PAIR_STATES[pattern % 7]);
+                    name(
+                        self.pairs + class * PAIR_PATTERNS + feature as usize,
+                        format!("pair_{squares}_{outer}{inner}"),
+                    );
+                }
             }
         }
         for (i, what) in CAP_NEIGHBOURS.iter().enumerate() {

@@ -25,6 +25,7 @@ use terms::{evaluate_terms, phase};
 
 /// Sums of weight × count, opening and end apart.
 struct Weighted<'a> {
+    file: &'a EvalWeights,
     weights: &'a [[i32; 2]],
     opening: i64,
     end: i64,
@@ -40,9 +41,7 @@ impl Accumulator for Weighted<'_> {
 
     #[inline(always)]
     fn wants(&self, start: usize, len: usize) -> bool {
-        self.weights[start..start + len]
-            .iter()
-            .any(|&w| w != [0, 0])
+        self.file.any_set(start, len)
     }
 }
 
@@ -64,6 +63,7 @@ pub fn evaluate_with(pos: &Position, weights: &EvalWeights) -> i32 {
         "evaluation weights for the wrong board size"
     );
     let mut sum = Weighted {
+        file: weights,
         weights: weights.as_slice(),
         opening: 0,
         end: 0,

@@ -1,7 +1,9 @@
 //! The evaluation terms, written once and generic over what they feed: weights (a score) or a
 //! trace (feature counts for the tuner). Monomorphised, so the weighted case costs nothing extra.
 
-use super::features::{Layout, CLASSES, RACE_HORIZON, ROAD_HORIZON};
+use super::features::{
+    pair_classes, Layout, CLASSES, PAIR_FEATURE, PAIR_PATTERNS, RACE_HORIZON, ROAD_HORIZON,
+};
 use super::road_distance::placements_to_road;
 use crate::core::{Bitboard, Color, Position};
 
@@ -67,6 +69,63 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
             road_distance(pos, l, acc, color, side);
         }
         capstones_and_walls(pos, l, acc, color, sign, tall);
+    }
+    if acc.wants(l.pairs, pair_classes(pos.size()) * PAIR_PATTERNS) {
+        pairs(pos, l, acc);
+    }
+}
+
+/// Every two neighbouring squares by what they hold: the side to move's view of the pattern
+/// counts +1, the opponent's −1, one feature for the two (`PAIR_FEATURE`).
+#[inline(always)]
+fn pairs<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
+    let size = pos.size();
+    let me = pos.to_move();
+    let mut state = [0u8; 64];
+    let (walls, caps) = (pos.walls(), pos.caps());
+    for (color, own) in [(me, 0u8), (!me, 3u8)] {
+        for sq in pos.tops(color) {
+            let kind = if walls.contains(sq) {
+                2
+            } else if caps.contains(sq) {
+                3
+            } else {
+                1
+            };
+            state[sq.index()] = own + kind;
+        }
+    }
+    let half = size.div_ceil(2);
+    let mut add = |class: usize, outer: u8, inner: u8| {
+        let (feature, sign) = PAIR_FEATURE[outer as usize * 7 + inner as usize];
+        if sign != 0 {
+            acc.add(
+                l.pairs + class * PAIR_PATTERNS + feature as usize,
+                sign as i32,
+            );
+        }
+    };
+    for line in 0..size {
+        let folded_line = line.min(size - 1 - line);
+        for step in 0..size - 1 {
+            let mirror_step = size - 2 - step;
+            let class = step.min(mirror_step) * half + folded_line;
+            for (x, y) in [
+                (line * 8 + step, line * 8 + step + 1),
+                (step * 8 + line, (step + 1) * 8 + line),
+            ] {
+                let (a, b) = (state[x], state[y]);
+                if step < mirror_step {
+                    add(class, a, b);
+                } else if step > mirror_step {
+                    add(class, b, a);
+                } else {
+                    // The middle pair of an even row has no outer square: both ways.
+                    add(class, a, b);
+                    add(class, b, a);
+                }
+            }
+        }
     }
 }
 

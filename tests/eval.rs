@@ -416,7 +416,9 @@ fn placements_to_a_road_by_side() {
 /// it set, at either end of the group, must bring it back.
 #[test]
 fn a_group_with_one_weight_set_is_evaluated() {
-    let groups: [(&str, fn(usize) -> usize); 2] = [
+    /// Features in a group of a board of `size`.
+    type GroupLen = fn(usize) -> usize;
+    let groups: [(&str, GroupLen); 2] = [
         ("road_distance_", |_| 8),
         ("pair_", |size| (size / 2) * size.div_ceil(2) * 24),
     ];

@@ -467,3 +467,18 @@ fn neighbouring_squares_by_what_they_hold() {
     assert_eq!(count(&pos, "pair_a1b1_Ff"), -1);
     assert_eq!(count(&pos, "pair_b1c1_Fe"), 1);
 }
+
+/// Candidate evaluation files (weights a match has not decided yet) stay readable by the
+/// engine they are meant for, so a later match can build with them.
+#[test]
+fn candidate_weight_files_parse() {
+    let dir = format!("{}/weights/candidates", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if name.starts_with("eval-") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            EvalWeights::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+}

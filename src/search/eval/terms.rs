@@ -5,7 +5,7 @@ use super::features::{
     pair_classes, Layout, CLASSES, PAIR_FEATURE, PAIR_PATTERNS, RACE_HORIZON, ROAD_HORIZON,
 };
 use super::road_distance::placements_to_road;
-use crate::core::{Bitboard, Color, Position};
+use crate::core::{Bitboard, Color, PieceKind, Position};
 
 /// What the terms are fed into: feature `index` fired `count` times (side to move's view).
 pub trait Accumulator {
@@ -62,10 +62,11 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
     reserves(pos, l, acc);
     piece_squares(pos, l, acc);
     let tall = stacks(pos, l, acc);
+    let with_road_distance = acc.wants(l.road_distance, 2 * ROAD_HORIZON);
     for (color, sign, side) in [(me, 1, 0), (!me, -1, 1)] {
         roads(pos, l, acc, color, sign);
         critical_squares(pos, l, acc, color, side);
-        if acc.wants(l.road_distance, 2 * ROAD_HORIZON) {
+        if with_road_distance {
             road_distance(pos, l, acc, color, side);
         }
         capstones_and_walls(pos, l, acc, color, sign, tall);
@@ -81,18 +82,11 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
 fn pairs<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
     let size = pos.size();
     let me = pos.to_move();
+    // `PAIR_STATES` order: 0 empty, then flat, wall, capstone (`PieceKind` + 1), own first.
     let mut state = [0u8; 64];
-    let (walls, caps) = (pos.walls(), pos.caps());
-    for (color, own) in [(me, 0u8), (!me, 3u8)] {
+    for (color, own) in [(me, 1u8), (!me, 4u8)] {
         for sq in pos.tops(color) {
-            let kind = if walls.contains(sq) {
-                2
-            } else if caps.contains(sq) {
-                3
-            } else {
-                1
-            };
-            state[sq.index()] = own + kind;
+            state[sq.index()] = own + pos.top_kind(sq) as u8;
         }
     }
     let half = size.div_ceil(2);
@@ -200,14 +194,13 @@ fn stacks<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) -> Bitboard {
         }
         tall.set(sq);
         let mine = pos.tops(me).contains(sq);
-        let kind = if walls.contains(sq) {
-            1
-        } else if caps.contains(sq) {
-            2
+        let kind = pos.top_kind(sq) as usize;
+        let mobile = if kind == PieceKind::Cap as usize {
+            cap_can_move
         } else {
-            0
-        };
-        let mobile = if kind == 2 { cap_can_move } else { can_move }.contains(sq);
+            can_move
+        }
+        .contains(sq);
         let below = height - 1;
         let shallow = below.min(size - 1);
         let deep = below - shallow;

@@ -30,6 +30,7 @@ fn road_win_matches_brute_force() {
                 .collect();
             let found = pos.road_win();
             assert_eq!(found.is_some(), !winning.is_empty(), "{}", pos.to_tps());
+            assert_eq!(pos.road_win_in_play(), found, "{}", pos.to_tps());
             if let Some(mv) = found {
                 assert!(winning.contains(&mv), "{} {}", pos.to_tps(), mv.to_ptn());
                 wins += 1;
@@ -70,6 +71,20 @@ fn road_win_matches_brute_force() {
         positions > 10_000 && wins > 500,
         "{positions} positions, {wins} wins"
     );
+}
+
+/// A spread adds at most height − 1 road squares, so `road_win` skips lower stacks: a stack
+/// exactly one higher than the road squares missing must still be tried.
+#[test]
+fn a_stack_one_higher_than_the_gap_spreads_to_a_road() {
+    // White holds a1 b1 and a three-high c1; Black's d1 e1 close the row to placements. Two
+    // road squares are missing, and 2c1>11 covers both.
+    let mut pos = Position::from_tps("x5/x5/2,x4/x5/1,1,111,2,2 1 10").unwrap();
+    let mv = pos.road_win().expect("a spread makes the road");
+    assert_eq!(mv.to_ptn(), "2c1>11");
+    assert_eq!(pos.road_win_in_play(), Some(mv));
+    pos.do_move(mv);
+    assert!(pos.has_road(menhir::core::Color::White));
 }
 
 /// `win_in_one` finds a winning move exactly when one exists, flat endings by spreads included

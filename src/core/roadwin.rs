@@ -65,7 +65,22 @@ impl Position {
     /// assert_eq!(pos.road_win().unwrap().to_ptn(), "a3");
     /// ```
     pub fn road_win(&self) -> Option<Move> {
-        if self.is_opening() || self.result().is_some() {
+        if self.result().is_some() {
+            return None;
+        }
+        self.road_win_in_play()
+    }
+
+    /// `road_win` of a position its caller knows is not over: the search asks at every node,
+    /// after its own game-over test, so the test is not made twice more (here and after the
+    /// null move of `opponent_road_in_one_in_play`).
+    #[inline]
+    pub fn road_win_in_play(&self) -> Option<Move> {
+        debug_assert!(
+            self.result().is_none(),
+            "road_win_in_play of a finished game"
+        );
+        if self.is_opening() {
             return None;
         }
         let me = self.to_move();
@@ -93,6 +108,16 @@ impl Position {
         threat
     }
 
+    /// `opponent_road_in_one` of a position its caller knows is not over (see
+    /// `road_win_in_play`).
+    #[inline]
+    pub fn opponent_road_in_one_in_play(&mut self) -> bool {
+        self.do_null_move();
+        let threat = self.road_win_in_play().is_some();
+        self.undo_null_move();
+        threat
+    }
+
     fn spread_road_win(&self) -> Option<Move> {
         let me = self.to_move();
         let size = self.size();
@@ -104,15 +129,26 @@ impl Position {
             Bitboard::file(0, size),
             Bitboard::file(size - 1, size),
         ];
+        // A road covers at least `size` squares, and a spread adds at most height − 1 road
+        // squares to its side (one a square it drops on, less the origin if it carries the
+        // whole stack), so a stack no higher than the road squares missing cannot make one.
+        let missing = (size as u32).saturating_sub(pieces.count()) as usize;
         // The groups touching each edge; a spread's squares plus the groups they touch form one
         // connected set, so it can only make a road if that set reaches two opposite edges.
-        let connected = edges.map(|edge| pieces.flood(pieces & edge));
-        let reaches = |covered: Bitboard, i: usize| {
+        // Flooded once a high enough stack is found.
+        let mut connected = None;
+        let reaches = |connected: &[Bitboard; 4], covered: Bitboard, i: usize| {
             !(covered & edges[i]).is_empty()
                 || !((covered | covered.neighbours(board)) & connected[i]).is_empty()
         };
         for sq in self.tops(me) {
-            let carry = self.stack(sq).len().min(size);
+            let height = self.stack(sq).len();
+            if height <= missing {
+                continue;
+            }
+            let connected =
+                connected.get_or_insert_with(|| edges.map(|edge| pieces.flood(pieces & edge)));
+            let carry = height.min(size);
             for dir in Direction::ALL {
                 let reach = self.reach(sq, dir);
                 // A capstone may go one square past the free run, onto a wall, if it can
@@ -128,8 +164,8 @@ impl Position {
                     at = at.shift(dir, board);
                     covered |= at;
                 }
-                if !((reaches(covered, 0) && reaches(covered, 1))
-                    || (reaches(covered, 2) && reaches(covered, 3)))
+                if !((reaches(connected, covered, 0) && reaches(connected, covered, 1))
+                    || (reaches(connected, covered, 2) && reaches(connected, covered, 3)))
                 {
                     continue;
                 }

@@ -330,7 +330,7 @@ impl Worker {
     /// Whether the opponent has a road in one, computed on first use.
     #[inline]
     fn threatened(&mut self, threat: &mut Threat) -> bool {
-        *threat.get_or_insert_with(|| self.pos.opponent_road_in_one())
+        *threat.get_or_insert_with(|| self.pos.opponent_road_in_one_in_play())
     }
 
     /// Searches the current position to `depth` within (`alpha`, `beta`).
@@ -460,7 +460,7 @@ impl Worker {
         let root = ply == 0;
         let mv = self
             .pos
-            .road_win()
+            .road_win_in_play()
             .filter(|&mv| !(root && self.excluded_at_root(mv)))?;
         if root {
             self.root_best = Some((mv, WIN - 1));
@@ -851,7 +851,7 @@ impl Worker {
         let stand = evaluate(&self.pos);
         if depth <= -shared.params.tak_extension_plies
             || ply >= MAX_PLY - 2
-            || !self.pos.opponent_road_in_one()
+            || !self.pos.opponent_road_in_one_in_play()
         {
             return stand;
         }

@@ -390,6 +390,101 @@ pub static CLASSES: [Classes; MAX_SIZE + 1] = {
     tables
 };
 
+/// A neighbouring pair as the evaluation visits it: the outer and inner square (`rank·8 +
+/// file`) and the offset of its class's patterns in the `pair_*` group.
+#[derive(Clone, Copy)]
+pub struct PairSite {
+    pub outer: u8,
+    pub inner: u8,
+    pub offset: u16,
+}
+
+/// The most pair sites of a board: 2·8·7 pairs on 8×8, and its 16 middle pairs a second time.
+const MAX_PAIR_SITES: usize = 2 * MAX_SIZE * (MAX_SIZE - 1) + 2 * MAX_SIZE;
+
+/// Every neighbouring pair of one board size, folded and oriented once here so that the
+/// evaluation only looks squares up.
+pub struct PairSites {
+    sites: [PairSite; MAX_PAIR_SITES],
+    len: usize,
+}
+
+impl PairSites {
+    pub fn as_slice(&self) -> &[PairSite] {
+        &self.sites[..self.len]
+    }
+}
+
+/// Pair sites by size (entries below 3 empty). A pair is folded onto a row (`pair_classes`)
+/// and listed outer square first; the middle pair of an even row has no outer square and is
+/// listed both ways.
+pub static PAIR_SITES: [PairSites; MAX_SIZE + 1] = {
+    let empty = PairSite {
+        outer: 0,
+        inner: 0,
+        offset: 0,
+    };
+    let mut tables = [const {
+        PairSites {
+            sites: [PairSite {
+                outer: 0,
+                inner: 0,
+                offset: 0,
+            }; MAX_PAIR_SITES],
+            len: 0,
+        }
+    }; MAX_SIZE + 1];
+    let mut size = MIN_SIZE;
+    while size <= MAX_SIZE {
+        let half = size.div_ceil(2);
+        let table = &mut tables[size];
+        let mut line = 0;
+        while line < size {
+            let folded_line = if line < size - 1 - line {
+                line
+            } else {
+                size - 1 - line
+            };
+            let mut step = 0;
+            while step < size - 1 {
+                let mirror_step = size - 2 - step;
+                let near_step = if step < mirror_step {
+                    step
+                } else {
+                    mirror_step
+                };
+                let offset = ((near_step * half + folded_line) * PAIR_PATTERNS) as u16;
+                // Along the row, then along the column.
+                let squares = [
+                    (line * 8 + step, line * 8 + step + 1),
+                    (step * 8 + line, (step + 1) * 8 + line),
+                ];
+                let mut axis = 0;
+                while axis < 2 {
+                    let (low, high) = (squares[axis].0 as u8, squares[axis].1 as u8);
+                    let mut site = empty;
+                    site.offset = offset;
+                    if step <= mirror_step {
+                        (site.outer, site.inner) = (low, high);
+                        table.sites[table.len] = site;
+                        table.len += 1;
+                    }
+                    if step >= mirror_step {
+                        (site.outer, site.inner) = (high, low);
+                        table.sites[table.len] = site;
+                        table.len += 1;
+                    }
+                    axis += 1;
+                }
+                step += 1;
+            }
+            line += 1;
+        }
+        size += 1;
+    }
+    tables
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

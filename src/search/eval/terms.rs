@@ -2,7 +2,8 @@
 //! trace (feature counts for the tuner). Monomorphised, so the weighted case costs nothing extra.
 
 use super::features::{
-    pair_classes, Layout, CLASSES, PAIR_FEATURE, PAIR_PATTERNS, RACE_HORIZON, ROAD_HORIZON,
+    pair_classes, Layout, CLASSES, PAIR_FEATURE, PAIR_PATTERNS, PAIR_SITES, RACE_HORIZON,
+    ROAD_HORIZON,
 };
 use super::road_distance::placements_to_road;
 use crate::core::{Bitboard, Color, PieceKind, Position};
@@ -80,7 +81,6 @@ pub fn evaluate_terms<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
 /// counts +1, the opponent's −1, one feature for the two (`PAIR_FEATURE`).
 #[inline(always)]
 fn pairs<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
-    let size = pos.size();
     let me = pos.to_move();
     // `PAIR_STATES` order: 0 empty, then flat, wall, capstone (`PieceKind` + 1), own first.
     let mut state = [0u8; 64];
@@ -89,37 +89,14 @@ fn pairs<A: Accumulator>(pos: &Position, l: &Layout, acc: &mut A) {
             state[sq.index()] = own + pos.top_kind(sq) as u8;
         }
     }
-    let half = size.div_ceil(2);
-    let mut add = |class: usize, outer: u8, inner: u8| {
-        let (feature, sign) = PAIR_FEATURE[outer as usize * 7 + inner as usize];
-        if sign != 0 {
-            acc.add(
-                l.pairs + class * PAIR_PATTERNS + feature as usize,
-                sign as i32,
-            );
-        }
-    };
-    for line in 0..size {
-        let folded_line = line.min(size - 1 - line);
-        for step in 0..size - 1 {
-            let mirror_step = size - 2 - step;
-            let class = step.min(mirror_step) * half + folded_line;
-            for (x, y) in [
-                (line * 8 + step, line * 8 + step + 1),
-                (step * 8 + line, (step + 1) * 8 + line),
-            ] {
-                let (a, b) = (state[x], state[y]);
-                if step < mirror_step {
-                    add(class, a, b);
-                } else if step > mirror_step {
-                    add(class, b, a);
-                } else {
-                    // The middle pair of an even row has no outer square: both ways.
-                    add(class, a, b);
-                    add(class, b, a);
-                }
-            }
-        }
+    for site in PAIR_SITES[pos.size()].as_slice() {
+        let pattern = state[site.outer as usize] as usize * 7 + state[site.inner as usize] as usize;
+        // Both squares empty has sign 0: added as nothing rather than branched over.
+        let (feature, sign) = PAIR_FEATURE[pattern];
+        acc.add(
+            l.pairs + site.offset as usize + feature as usize,
+            sign as i32,
+        );
     }
 }
 

@@ -419,18 +419,14 @@ impl PairSites {
 /// and listed outer square first; the middle pair of an even row has no outer square and is
 /// listed both ways.
 pub static PAIR_SITES: [PairSites; MAX_SIZE + 1] = {
-    let empty = PairSite {
+    const NO_SITE: PairSite = PairSite {
         outer: 0,
         inner: 0,
         offset: 0,
     };
     let mut tables = [const {
         PairSites {
-            sites: [PairSite {
-                outer: 0,
-                inner: 0,
-                offset: 0,
-            }; MAX_PAIR_SITES],
+            sites: [NO_SITE; MAX_PAIR_SITES],
             len: 0,
         }
     }; MAX_SIZE + 1];
@@ -462,7 +458,7 @@ pub static PAIR_SITES: [PairSites; MAX_SIZE + 1] = {
                 let mut axis = 0;
                 while axis < 2 {
                     let (low, high) = (squares[axis].0 as u8, squares[axis].1 as u8);
-                    let mut site = empty;
+                    let mut site = NO_SITE;
                     site.offset = offset;
                     if step <= mirror_step {
                         (site.outer, site.inner) = (low, high);

@@ -2,6 +2,7 @@
 //! what single features count, and the weight files and their parser.
 
 use menhir::core::{MoveList, Position};
+use menhir::search::policy::PolicyWeights;
 use menhir::search::{eval_trace, evaluate, evaluate_with, EvalWeights, EVAL_LIMIT};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -468,17 +469,23 @@ fn neighbouring_squares_by_what_they_hold() {
     assert_eq!(count(&pos, "pair_b1c1_Fe"), 1);
 }
 
-/// Candidate evaluation files (weights a match has not decided yet) stay readable by the
-/// engine they are meant for, so a later match can build with them.
+/// Candidate weight files (weights a match has not decided yet) stay readable by the engine
+/// they are meant for, so a later match can build with them: every file there is an
+/// evaluation or a policy file, and parses as one.
 #[test]
 fn candidate_weight_files_parse() {
     let dir = format!("{}/weights/candidates", env!("CARGO_MANIFEST_DIR"));
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if name.starts_with("eval-") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            EvalWeights::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let parsed = if name.starts_with("eval-") {
+            EvalWeights::parse(&text).map(drop)
+        } else if name.starts_with("policy-") {
+            PolicyWeights::parse(&text).map(drop)
+        } else {
+            panic!("{name}: neither an eval- nor a policy- file");
+        };
+        parsed.unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }

@@ -2,8 +2,9 @@
 
 use clap::{Parser, Subcommand};
 use menhir::commands::{
-    AnalyzeArgs, AnnotateArgs, BenchArgs, BookArgs, DatagenArgs, MatchArgs, PerftArgs, PlaytakArgs,
-    ReportArgs, ServeArgs, SpsaArgs, TacticsArgs, TinueArgs, TuneEvalArgs, TunePolicyArgs,
+    AnalyzeArgs, AnnotateArgs, BenchArgs, BookArgs, ConvertDataArgs, DatagenArgs, MatchArgs,
+    PerftArgs, PlaytakArgs, ReportArgs, ServeArgs, SpsaArgs, TacticsArgs, TinueArgs, TuneEvalArgs,
+    TunePolicyArgs,
 };
 use std::process::ExitCode;
 
@@ -46,8 +47,11 @@ enum Command {
     Report(ReportArgs),
     /// Make balanced openings for `match --openings`: random lines a search scores near even.
     Book(BookArgs),
-    /// Self-play at a fixed node budget, written as training data (one position per line).
+    /// Self-play at a fixed node budget, written as training data (text, or binary for an
+    /// `--out` ending in `.mhd`).
     Datagen(DatagenArgs),
+    /// Convert training data between the text format and the binary one (`.mhd`).
+    ConvertData(ConvertDataArgs),
     /// Fit one board size's evaluation weights to training data (`tune` is the old name).
     #[command(alias = "tune")]
     TuneEval(TuneEvalArgs),
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
         Command::Report(args) => menhir::commands::report(&args),
         Command::Book(args) => menhir::commands::book(&args),
         Command::Datagen(args) => menhir::train::datagen(&args.into()),
+        Command::ConvertData(args) => menhir::commands::convert(&args),
         Command::TuneEval(args) => menhir::train::tune(&args.into()),
         Command::TunePolicy(args) => menhir::train::tune_policy(&args.into()),
         Command::Spsa(args) => menhir::spsa::run(&args.into()),

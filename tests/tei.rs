@@ -101,6 +101,7 @@ fn handshake_transcript() {
         "option name MultiPV type spin default 1 min 1 max 64".to_string(),
         "option name ScoreMate type check default false".to_string(),
         "option name ScoreSolved type check default false".to_string(),
+        "option name EvalFile type string default <builtin>".to_string(),
         "size 3 4 5 6 7 8 halfkomi -10 -9 -8 -7 -6 -5 -4 -3 -2 -1 0 1 2 3 4 5 6 7 8 9 10"
             .to_string(),
         "teiok".to_string(),

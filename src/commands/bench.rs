@@ -4,6 +4,7 @@
 //! node count is a signature of the search: it changes only when the search does.
 
 use crate::core::Position;
+use crate::search::network::Network;
 use crate::search::{Limits, Searcher};
 use crate::train::DataLine;
 use clap::Args;
@@ -27,6 +28,9 @@ pub struct BenchArgs {
     /// (`menhir datagen`'s, komi included) or bare TPS lines (komi 0).
     #[arg(long)]
     pub positions: Option<PathBuf>,
+    /// Evaluate with the network in this file at its board size (as the `EvalFile` option).
+    #[arg(long)]
+    pub eval_file: Option<PathBuf>,
 }
 
 /// The positions of `--positions` as (half komi, TPS); a one-line error names a bad line.
@@ -76,6 +80,9 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
         return Err("bad --depth: must be at least 1".into());
     }
     let mut searcher = Searcher::new(args.hash.max(1), args.threads);
+    if let Some(path) = &args.eval_file {
+        searcher.load_network(std::sync::Arc::new(Network::load(path)?));
+    }
     let stop = AtomicBool::new(false);
     let mut total_nodes = 0u64;
     let mut total_time = Duration::ZERO;

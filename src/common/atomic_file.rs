@@ -58,11 +58,16 @@ impl AtomicFile {
 
     /// Appends `text`.
     pub fn write(&mut self, text: &str) -> Result<(), String> {
+        self.write_bytes(text.as_bytes())
+    }
+
+    /// Appends `bytes`.
+    pub fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
         // The fields apart (not `temp_path()`), so the path is formatted only on an error.
         let path = self.temp.as_deref().unwrap_or(&self.target);
         let writer = self.writer.as_mut().expect("not finished");
         writer
-            .write_all(text.as_bytes())
+            .write_all(bytes)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 

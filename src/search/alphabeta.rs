@@ -10,6 +10,7 @@
 use super::correction::{CorrectionHistory, Slots};
 use super::eval::evaluate;
 use super::history::History;
+use super::network::{AccumulatorStack, Network};
 use super::order::{MovePicker, Stage};
 use super::params::{
     history_bonus, HISTORY_PENALIZED_MOVES, LATE_MOVE_REDUCTION_PV_MOVES, MAX_PLY,
@@ -17,7 +18,7 @@ use super::params::{
 };
 use super::tt::{Bound, TranspositionTable};
 use super::{score_is_win, PruningSwitches, SearchParams, EVAL_LIMIT, MAX_MULTIPV, WIN};
-use crate::core::{Bitboard, Color, GameResult, Move, MoveList, Position};
+use crate::core::{Bitboard, Color, GameResult, Move, MoveList, Position, Undo};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -44,6 +45,8 @@ pub struct Shared<'a> {
     pub helper_best: &'a Mutex<(u32, i32, Vec<Move>)>,
     /// How many best root moves the main worker reports (`MultiPV`, 1 normally).
     pub multipv: usize,
+    /// The network that evaluates, or `None` for the linear evaluation.
+    pub network: Option<&'a Network>,
 }
 
 /// Per-ply scratch space, allocated once.
@@ -63,6 +66,8 @@ pub struct Worker {
     history: History,
     /// How far the static evaluation missed, by side to move and tops.
     correction: CorrectionHistory,
+    /// The network's hidden layer along the current line (unused by the linear evaluation).
+    accumulators: AccumulatorStack,
     /// The (corrected) static evaluation of each ply of the current line, for `improving`.
     evals: [i32; MAX_PLY + 2],
     pv: Vec<[Move; MAX_PLY + 1]>,
@@ -124,6 +129,7 @@ impl Worker {
                 .collect(),
             history: History::default(),
             correction: CorrectionHistory::default(),
+            accumulators: AccumulatorStack::new(MAX_PLY + 2),
             evals: [0; MAX_PLY + 2],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             played: [Move::NULL; MAX_PLY + 2],
@@ -158,6 +164,46 @@ impl Worker {
         self.first_move_cutoffs = 0;
         self.aborted = false;
         self.history.clear_killers();
+        self.accumulators.reset();
+    }
+
+    /// The static evaluation of the line's position at `ply`: the network's, kept up to date
+    /// by `make_move`, or the linear evaluation's.
+    #[inline]
+    fn static_eval(&mut self, shared: &Shared, ply: usize) -> i32 {
+        match shared.network {
+            Some(net) => {
+                let score = self.accumulators.evaluate(net, &self.pos, ply);
+                debug_assert_eq!(
+                    score,
+                    super::network::evaluate_full(net, &self.pos),
+                    "the incremental network evaluation differs from a recomputation"
+                );
+                score
+            }
+            None => evaluate(&self.pos),
+        }
+    }
+
+    /// Makes `mv` at `ply`, recording for the network what it changes.
+    #[inline]
+    fn make_move(&mut self, shared: &Shared, ply: usize, mv: Move) -> Undo {
+        if shared.network.is_none() {
+            return self.pos.do_move(mv);
+        }
+        self.accumulators.before_move(ply, &self.pos, mv);
+        let undo = self.pos.do_move(mv);
+        self.accumulators.after_move(ply, &self.pos);
+        undo
+    }
+
+    /// Passes at `ply` (null-move pruning).
+    #[inline]
+    fn make_null_move(&mut self, shared: &Shared, ply: usize) {
+        if shared.network.is_some() {
+            self.accumulators.null_move(ply, &self.pos);
+        }
+        self.pos.do_null_move();
     }
 
     /// Forgets what earlier searches learned: history and correction history (a new game).
@@ -357,7 +403,7 @@ impl Worker {
         // Step 2. Game over (decisive: roads and flat endings are exact, with komi), and
         // repetition, which scores as a draw.
         if !root {
-            if let Some(score) = self.game_over_score(ply) {
+            if let Some(score) = self.game_over_score(shared, ply) {
                 return score;
             }
         }
@@ -440,7 +486,7 @@ impl Worker {
     /// before in this line can be forced again, so the side that repeats can at least hold
     /// it), or the static evaluation at the end of the search stack.
     #[inline]
-    fn game_over_score(&self, ply: usize) -> Option<i32> {
+    fn game_over_score(&mut self, shared: &Shared, ply: usize) -> Option<i32> {
         if let Some(result) = self.pos.result() {
             return Some(self.result_score(result, ply));
         }
@@ -448,7 +494,7 @@ impl Worker {
             return Some(0);
         }
         if ply >= MAX_PLY - 1 {
-            return Some(evaluate(&self.pos));
+            return Some(self.static_eval(shared, ply));
         }
         None
     }
@@ -478,7 +524,7 @@ impl Worker {
     /// plies up is this line's.
     #[inline]
     fn node_eval(&mut self, shared: &Shared, ply: usize) -> NodeEval {
-        let raw = evaluate(&self.pos);
+        let raw = self.static_eval(shared, ply);
         let slots = CorrectionHistory::slots(&self.pos);
         let corrected = if shared.switches.correction_history {
             let correction = self
@@ -546,7 +592,7 @@ impl Worker {
         }
         let reduction = params.null_move_reduction + depth / NULL_MOVE_DEPTH_PER_PLY;
         self.played[ply] = Move::NULL;
-        self.pos.do_null_move();
+        self.make_null_move(shared, ply);
         let score = -self.negamax::<false>(
             shared,
             depth - 1 - reduction,
@@ -616,7 +662,7 @@ impl Worker {
             outcome.searched += 1;
             let searched = outcome.searched;
             self.played[ply] = mv;
-            let undo = self.pos.do_move(mv);
+            let undo = self.make_move(shared, ply, mv);
             let score = if searched == 1 {
                 -self.negamax::<PV>(shared, depth - 1, ply + 1, -beta, -alpha, true)
             } else {
@@ -848,7 +894,7 @@ impl Worker {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        let stand = evaluate(&self.pos);
+        let stand = self.static_eval(shared, ply);
         if depth <= -shared.params.tak_extension_plies
             || ply >= MAX_PLY - 2
             || !self.pos.opponent_road_in_one_in_play()
@@ -864,7 +910,7 @@ impl Worker {
             picker.next(&self.pos, &mut frame_moves, &mut frame_keys, &self.history)
         {
             self.played[ply] = mv;
-            let undo = self.pos.do_move(mv);
+            let undo = self.make_move(shared, ply, mv);
             let score = -self.negamax::<false>(shared, depth - 1, ply + 1, -beta, -alpha, true);
             self.pos.undo_move(mv, undo);
             if self.aborted {

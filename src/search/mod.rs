@@ -20,6 +20,7 @@ mod correction;
 mod eval;
 mod history;
 mod multipv;
+pub mod network;
 mod order;
 mod params;
 pub mod policy;
@@ -37,9 +38,10 @@ pub use params::{
     PARAMS, SWITCHES, TUNED_FOR_SIZE,
 };
 
-use crate::core::{Move, MoveList, Position};
+use crate::core::{Move, MoveList, Position, MAX_SIZE};
 use alphabeta::{Shared, Worker};
 use clock_lag::ClockLag;
+use network::Network;
 use params::MAX_DEPTH;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -137,6 +139,11 @@ pub struct SearchResult {
     pub info: Info,
 }
 
+/// The network that evaluates `size`: one `loaded` for it, else the compiled-in one, if any.
+fn chosen_network(loaded: &[Option<Arc<Network>>], size: usize) -> Option<&Network> {
+    loaded[size].as_deref().or_else(|| network::builtin(size))
+}
+
 /// A hard budget below this is searched by the main thread alone.
 const HELPERLESS_BUDGET: Duration = Duration::from_millis(10);
 
@@ -154,6 +161,8 @@ pub struct Searcher {
     clock_lag: ClockLag,
     nodes: Arc<AtomicU64>,
     multipv: usize,
+    /// Networks loaded by `EvalFile`, by board size; they replace the compiled-in evaluation.
+    loaded_networks: [Option<Arc<Network>>; MAX_SIZE + 1],
 }
 
 fn build_pool(threads: usize) -> rayon::ThreadPool {
@@ -182,6 +191,7 @@ impl Searcher {
             clock_lag: ClockLag::default(),
             nodes: Arc::default(),
             multipv: 1,
+            loaded_networks: Default::default(),
         }
     }
 
@@ -246,6 +256,23 @@ impl Searcher {
     /// its `ParamSpec` range.
     pub fn set_overrides(&mut self, overrides: ParamOverrides) {
         self.overrides = overrides;
+    }
+
+    /// Evaluates positions of the network's size with `net` instead of the compiled-in
+    /// evaluation (the `EvalFile` option).
+    pub fn load_network(&mut self, net: Arc<Network>) {
+        let size = net.size();
+        self.loaded_networks[size] = Some(net);
+    }
+
+    /// Back to the compiled-in evaluation at every size.
+    pub fn clear_networks(&mut self) {
+        self.loaded_networks = Default::default();
+    }
+
+    /// The network that evaluates `size`, if any: a loaded one, else a compiled-in one.
+    pub fn network(&self, size: usize) -> Option<&Network> {
+        chosen_network(&self.loaded_networks, size)
     }
 
     /// The margins and limits a search on a board of `size` uses.
@@ -328,6 +355,7 @@ impl Searcher {
             params: self.params,
             helper_best: &helper_best,
             multipv: self.multipv,
+            network: chosen_network(&self.loaded_networks, pos.size()),
         };
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         let tt = &self.tt;

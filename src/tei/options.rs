@@ -21,14 +21,18 @@ pub const THREADS_RANGE: std::ops::RangeInclusive<usize> = 1..=256;
 pub const MULTIPV_RANGE: std::ops::RangeInclusive<usize> = 1..=crate::search::MAX_MULTIPV;
 
 /// The names of every option, as advertised.
-const NAMES: [&str; 6] = [
+const NAMES: [&str; 7] = [
     "HalfKomi",
     "Threads",
     "Hash",
     "MultiPV",
     "ScoreMate",
     "ScoreSolved",
+    "EvalFile",
 ];
+
+/// `EvalFile`'s value that means the compiled-in evaluation at every size.
+pub const EVAL_FILE_BUILTIN: &str = "<builtin>";
 
 /// The option values the session holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +89,9 @@ pub enum OptionChange {
     ScoreMate(bool),
     /// `ScoreSolved`.
     ScoreSolved(bool),
+    /// `EvalFile`: a network file to load (the session reads and checks it), or
+    /// `EVAL_FILE_BUILTIN`.
+    EvalFile,
     /// A search parameter (tuning mode only): its index in `PARAMS` and the value.
     SearchParam(usize, i32),
     /// A pruning switch (tuning mode only): its index in `SWITCHES` and whether it is on.
@@ -129,6 +136,7 @@ impl Options {
                 "option name ScoreSolved type check default {}",
                 defaults.score_solved
             ),
+            format!("option name EvalFile type string default {EVAL_FILE_BUILTIN}"),
         ];
         if tuning {
             lines.extend(PARAMS.iter().map(|p| {
@@ -205,6 +213,7 @@ impl Options {
             "MultiPV" => spin_usize(canonical, value, MULTIPV_RANGE).map(OptionChange::MultiPv),
             "ScoreMate" => check(canonical, value).map(OptionChange::ScoreMate),
             "ScoreSolved" => check(canonical, value).map(OptionChange::ScoreSolved),
+            "EvalFile" => Ok(OptionChange::EvalFile),
             _ => spin_usize(canonical, value, HASH_MB_RANGE).map(OptionChange::Hash),
         }
     }
@@ -220,6 +229,7 @@ impl Options {
             OptionChange::ScoreSolved(on) => self.score_solved = on,
             OptionChange::SearchParam(index, value) => self.search_params.set(index, value),
             OptionChange::Feature(index, on) => SWITCHES[index].set(&mut self.switches, on),
+            OptionChange::EvalFile => {}
         }
     }
 }

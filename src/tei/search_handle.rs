@@ -6,6 +6,7 @@
 
 use super::info::{format_info, InfoStyle};
 use crate::core::{Move, MoveList, Position};
+use crate::search::network::Network;
 use crate::search::{Limits, ParamOverrides, PruningSwitches, Searcher};
 use crate::tinue::{Budget, Solver, Verdict};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -42,6 +43,9 @@ pub struct SearchHandle {
     /// How the next search's `info` lines look.
     style: InfoStyle,
     new_game_pending: bool,
+    /// A network to load (`Some(Some)`) or the compiled-in evaluation to go back to
+    /// (`Some(None)`), applied before the next search.
+    network_pending: Option<Option<Arc<Network>>>,
     stop: Arc<AtomicBool>,
     /// True from `go` until the search thread has written its `bestmove`. Cleared under the same
     /// lock as that write, so a GUI that answers `bestmove` with `go` always finds the engine idle.
@@ -67,6 +71,7 @@ impl SearchHandle {
             applied: wanted,
             style: InfoStyle::default(),
             new_game_pending: false,
+            network_pending: None,
             stop: Arc::new(AtomicBool::new(false)),
             busy: Arc::new(Mutex::new(false)),
             worker: None,
@@ -115,6 +120,18 @@ impl SearchHandle {
             searcher.new_game();
             self.new_game_pending = false;
         }
+        match self.network_pending.take() {
+            Some(Some(net)) => searcher.load_network(net),
+            Some(None) => searcher.clear_networks(),
+            None => {}
+        }
+    }
+
+    /// Evaluates the network's board size with `net`, or every size with the compiled-in
+    /// evaluation (`None`); now if idle, else before the next search.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.network_pending = Some(net);
+        self.sync_if_built();
     }
 
     /// Sets the table size; applied now if idle, else before the next search.

@@ -4,10 +4,12 @@
 //! Every bad command is answered with one `info string error:` line and changes nothing.
 
 use super::command::{self, Command, Start};
-use super::options::{OptionChange, Options};
+use super::options::{OptionChange, Options, EVAL_FILE_BUILTIN};
 use super::search_handle::{Output, SearchHandle};
 use crate::core::Position;
+use crate::search::network::Network;
 use crate::search::Limits;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Board size before any `teinewgame` (the common tournament size, as Taktician defaults to).
@@ -175,6 +177,27 @@ impl Session {
                 self.engine.set_search_params(self.options.search_params)
             }
             OptionChange::Feature(..) => self.engine.set_switches(self.options.switches),
+            OptionChange::EvalFile => self.set_eval_file(value.unwrap_or_default()),
+        }
+    }
+
+    /// `setoption name EvalFile value <path>`: the network in the file evaluates its board
+    /// size from the next search on; `<builtin>` goes back to the compiled-in evaluation at
+    /// every size. A file that cannot be read or is not a network changes nothing.
+    fn set_eval_file(&mut self, path: &str) {
+        let path = path.trim();
+        if path.is_empty() || path == EVAL_FILE_BUILTIN {
+            return self.engine.set_network(None);
+        }
+        match Network::load(std::path::Path::new(path)) {
+            Ok(net) => {
+                self.send(&format!(
+                    "info string EvalFile: {path}, a {0}x{0} network",
+                    net.size()
+                ));
+                self.engine.set_network(Some(Arc::new(net)));
+            }
+            Err(why) => self.error(&format!("option EvalFile: {why}")),
         }
     }
 

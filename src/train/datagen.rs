@@ -7,6 +7,7 @@
 //! `i` with `i % N == K` of the same seeded run, so the N shard files hold exactly the lines of
 //! the whole run (in another order).
 
+use super::binary_data::{self, is_binary_path};
 use super::selfplay::{play_game, GameData, SelfPlaySettings};
 use crate::common::seed_from_clock;
 use crate::common::AtomicFile;
@@ -113,10 +114,30 @@ fn duration_text(secs: f64) -> String {
     }
 }
 
+/// Appends a game's positions to the file, as text lines or binary records.
+fn write_game(out: &mut AtomicFile, game: &GameData, binary: bool) -> Result<(), String> {
+    if binary {
+        let mut bytes = Vec::new();
+        for line in &game.lines {
+            binary_data::encode(line, &mut bytes);
+        }
+        return out.write_bytes(&bytes);
+    }
+    for line in &game.lines {
+        out.write(&line.to_line())?;
+        out.write("\n")?;
+    }
+    Ok(())
+}
+
 /// Runs `menhir datagen`: progress on stderr, the data in `--out`.
 pub fn datagen(config: &DatagenConfig) -> Result<(), String> {
     let plan = plan(config)?;
+    let binary = is_binary_path(&config.out);
     let mut out = AtomicFile::create(&config.out)?;
+    if binary {
+        out.write_bytes(&binary_data::header(config.size))?;
+    }
     eprintln!(
         "datagen: {} games (shard {} of {}), size {}, komi {}, {} nodes a move, seed {}, {} threads",
         plan.indices.len(),
@@ -168,10 +189,8 @@ pub fn datagen(config: &DatagenConfig) -> Result<(), String> {
             while let Some(game) = pending.remove(&games) {
                 games += 1;
                 positions += game.lines.len();
-                for line in &game.lines {
-                    if written.is_ok() {
-                        written = out.write(line).and_then(|()| out.write("\n"));
-                    }
+                if written.is_ok() {
+                    written = write_game(&mut out, &game, binary);
                 }
                 if written.is_err() {
                     abort.store(true, Relaxed);

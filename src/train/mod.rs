@@ -11,6 +11,8 @@
 //! - [`output`]: files written under a temporary name and renamed when complete.
 
 pub mod adam;
+pub mod binary_data;
+pub mod convert;
 pub mod data_line;
 pub mod datagen;
 pub mod eval_set;

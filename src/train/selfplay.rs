@@ -50,8 +50,8 @@ pub struct SelfPlaySettings {
 /// What one game gave.
 #[derive(Clone, Debug, Default)]
 pub struct GameData {
-    /// The data lines (see `data.rs`), in the order played.
-    pub lines: Vec<String>,
+    /// The data lines (see `data_line.rs`), in the order played.
+    pub lines: Vec<DataLine>,
     /// Plies played, the random ones included.
     pub plies: usize,
 }
@@ -158,7 +158,7 @@ pub fn play_game(
         lines: kept
             .iter()
             .map(|(p, score, best, last)| {
-                DataLine::from_mover_score(p, *score, result, Some(*best), *last).to_line()
+                DataLine::from_mover_score(p, *score, result, Some(*best), *last)
             })
             .collect(),
         plies: pos.ply(),
@@ -190,9 +190,10 @@ mod tests {
         // b plays another game first: nothing of it may leak into the next.
         play_game(&s, &mut b, 7, 1);
         let first = play_game(&s, &mut a, 7, 0);
-        assert_eq!(first.lines, play_game(&s, &mut b, 7, 0).lines);
+        let text = |g: &GameData| g.lines.iter().map(DataLine::to_line).collect::<Vec<_>>();
+        assert_eq!(text(&first), text(&play_game(&s, &mut b, 7, 0)));
         assert!(!first.lines.is_empty());
-        assert_ne!(first.lines, play_game(&s, &mut a, 7, 2).lines);
+        assert_ne!(text(&first), text(&play_game(&s, &mut a, 7, 2)));
     }
 
     /// Whether the side to move could make a road with its next move.
@@ -206,7 +207,9 @@ mod tests {
         let mut searcher = Searcher::new(1, 1);
         let (mut resolved, mut roads) = (0, 0);
         for index in 0..6 {
-            for line in play_game(&s, &mut searcher, 3, index).lines {
+            for data in play_game(&s, &mut searcher, 3, index).lines {
+                // Through the text format, as the tools read it.
+                let line = data.to_line();
                 let data = DataLine::parse(&line).unwrap();
                 assert!(data.position.ply() >= s.random_plies, "{line}");
                 assert!(data.position.result().is_none(), "{line}");

@@ -91,6 +91,10 @@ fn search_parameters_are_hidden_without_tuning_mode() {
     assert_eq!(engine.nodes_at(5, 4), before, "the search changed");
 }
 
+/// The options every session advertises (HalfKomi, Threads, Hash, MultiPV, ScoreMate,
+/// ScoreSolved, EvalFile), before the tuning ones.
+const PUBLIC_OPTIONS: usize = 7;
+
 #[test]
 fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
     for (args, env) in [
@@ -102,14 +106,18 @@ fn tuning_mode_lists_every_parameter_by_flag_or_environment() {
         let options = engine.options();
         assert_eq!(
             options.len(),
-            6 + PARAMS.len() + SWITCHES.len(),
+            PUBLIC_OPTIONS + PARAMS.len() + SWITCHES.len(),
             "{args:?} {env:?}: {options:?}"
         );
-        assert_eq!(options[6..], parameter_lines()[..], "{args:?} {env:?}");
+        assert_eq!(
+            options[PUBLIC_OPTIONS..],
+            parameter_lines()[..],
+            "{args:?} {env:?}"
+        );
     }
     // Only `1` turns it on.
     let mut engine = EngineProcess::spawn_with(&[], &[("MENHIR_TUNE", "0")], |_| {});
-    assert_eq!(engine.options().len(), 6);
+    assert_eq!(engine.options().len(), PUBLIC_OPTIONS);
 }
 
 /// A parameter set over TEI changes a fixed-depth search, and setting it back restores it;

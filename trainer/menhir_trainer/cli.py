@@ -2,6 +2,7 @@
 
 import argparse
 import datetime
+import math
 import os
 import shlex
 import sys
@@ -38,6 +39,8 @@ def parse_args(argv):
     t.add_argument("--epochs", type=int, default=10, help="total epochs (counting resumed ones)")
     t.add_argument("--batch", type=int, default=16384)
     t.add_argument("--lr", type=float, default=0.001)
+    t.add_argument("--lr-end", type=float, default=None,
+                   help="learning rate of the last epoch (cosine decay from --lr; default --lr/20)")
     t.add_argument("--validation", type=float, default=0.05, help="held-out fraction")
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--threads", type=int, default=1)
@@ -186,6 +189,13 @@ def train(args, command):
 
     symmetries = data.symmetries(args.size)
     for epoch in range(start, args.epochs):
+        # Cosine decay from --lr to --lr-end over the epochs: the late small steps settle the
+        # weights that Adam at a constant rate keeps shaking (a function of the epoch alone, so
+        # a resumed run follows the same schedule).
+        lr_end = args.lr / 20 if args.lr_end is None else args.lr_end
+        phase = epoch / max(args.epochs - 1, 1)
+        for group in optimiser.param_groups:
+            group["lr"] = lr_end + (args.lr - lr_end) * (1 + math.cos(math.pi * phase)) / 2
         rng = np.random.default_rng([args.seed, epoch])
         order = rng.permutation(train_index)
         began = time.perf_counter()

@@ -67,7 +67,7 @@ fn every_position_survives_text_to_binary_and_back() {
 
 #[test]
 fn record_lengths_are_the_documented_ones() {
-    let documented = [(3, 33), (4, 48), (5, 68), (6, 92), (7, 121), (8, 153)];
+    let documented = [(3, 35), (4, 50), (5, 70), (6, 94), (7, 123), (8, 155)];
     for (size, len) in documented {
         assert_eq!(record_len(size), len, "{size}x{size}");
     }
@@ -104,7 +104,7 @@ fn malformed_binary_files_get_one_line_each() {
     assert!(refused(&bad).contains("board size 9"));
     let mut bad = file.clone();
     bad[10] = 6;
-    assert!(refused(&bad).contains("records of 68 bytes"));
+    assert!(refused(&bad).contains("records of 70 bytes"));
 
     // A record that contradicts itself: reserves that do not match the board.
     let rec = &file[16..16 + record_len(5)];

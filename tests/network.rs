@@ -19,6 +19,7 @@ fn random_network(size: usize, depth: usize, hidden: usize, buckets: usize, seed
         qa: 255,
         qb: 64,
         scale: 400,
+        residual: false,
         input_weights: (0..layout.inputs() * hidden)
             .map(|_| rng.random_range(-127..=127))
             .collect(),
@@ -216,4 +217,35 @@ fn the_engines_integer_output_matches_the_trainers_float_output() {
         count += 1;
     }
     assert_eq!(count, 64);
+}
+
+/// A network of the residual kind adds its output to the linear evaluation; a kind byte other
+/// than 0 or 1 is refused.
+#[test]
+fn a_residual_network_corrects_the_linear_evaluation() {
+    let alone = random_network(5, 6, 16, 2, 21);
+    let mut residual = alone.clone();
+    residual.residual = true;
+    let residual = Network::parse(&residual.to_bytes()).unwrap();
+    assert!(residual.residual);
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut pos = Position::start(5).unwrap();
+    let mut moves = MoveList::new();
+    for _ in 0..30 {
+        if pos.result().is_some() {
+            break;
+        }
+        let linear = menhir::search::evaluate(&pos);
+        let correction = evaluate_full(&alone, &pos);
+        if (linear + correction).abs() < 9000 {
+            assert_eq!(evaluate_full(&residual, &pos), linear + correction);
+        }
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        pos.do_move(moves[rng.random_range(0..moves.len())]);
+    }
+    let mut bytes = alone.to_bytes();
+    let kind_at = 14 + alone.header.len() + 5;
+    bytes[kind_at] = 2;
+    assert!(refused(&bytes).contains("kind 2"));
 }

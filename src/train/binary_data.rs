@@ -1,12 +1,14 @@
 //! The binary training-data format (`.mhd`, docs/network.md "Binary training data"): a 16-byte
 //! header naming the board size, then one fixed-length record per position that holds the
-//! whole position (every stack, lossless), the search score, the result, the ply and the komi.
+//! whole position (every stack, lossless), the search score, the result, the ply, the komi and
+//! the linear evaluation.
 //! The network's trainer reads it as one numpy array; `menhir convert-data` turns the text
 //! format into it and back. The chosen and last moves of the text format are not kept (the
 //! policy's fit reads text).
 
 use super::data_line::DataLine;
 use crate::core::{komi_text, starting_reserves, Color, PieceKind, Position, Square};
+use crate::search::evaluate;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -19,7 +21,7 @@ pub const HEADER_LEN: usize = 16;
 /// The file name extension that selects the binary format (`datagen --out`, `convert-data`).
 pub const EXTENSION: &str = "mhd";
 /// Bytes of a record before the squares.
-const FIXED_LEN: usize = 12;
+const FIXED_LEN: usize = 14;
 
 /// Whether `path` names a binary data file (by its extension).
 pub fn is_binary_path(path: &Path) -> bool {
@@ -98,6 +100,8 @@ pub fn encode(line: &DataLine, out: &mut Vec<u8>) {
     rec[9] = pos.stones(Color::Black) as u8;
     rec[10] = pos.capstones(Color::White) as u8;
     rec[11] = pos.capstones(Color::Black) as u8;
+    // The linear evaluation, which a network of the residual kind corrects.
+    rec[12..14].copy_from_slice(&(evaluate(pos) as i16).to_le_bytes());
     let s = size * size;
     let mut bit = 0;
     for (i, sq) in board_squares(size).enumerate() {

@@ -33,6 +33,8 @@ def parse_args(argv):
     t.add_argument("--depth", type=int, default=6, help="D, pieces under a top seen per square")
     t.add_argument("--buckets", type=int, default=4, help="output buckets, 1..8")
     t.add_argument("--scale", type=int, default=400, help="SCALE, centi-flats per output unit")
+    t.add_argument("--residual", action="store_true",
+                   help="the network corrects the engine's linear evaluation (added to it)")
     t.add_argument("--k", type=float, help="sigmoid scale K (default: weights/eval-NxN.txt)")
     t.add_argument("--lambda", dest="lam", type=float, default=0.5,
                    help="weight of the game result in the target")
@@ -116,7 +118,16 @@ def batch_loss(net, records, config, k, lam, symmetry=None):
                                    config["buckets"])
     y = net(x, bucket)
     target = torch.from_numpy(data.targets(records, k, lam)).float()
-    return torch.mean((torch.sigmoid(y * (config["scale"] / k)) - target) ** 2)
+    centi_flats = y * config["scale"] + linear_base(records, config)
+    return torch.mean((torch.sigmoid(centi_flats / k) - target) ** 2)
+
+
+def linear_base(records, config):
+    """What the engine adds to the network's output: the linear evaluation for the residual
+    kind, nothing otherwise."""
+    if not config.get("residual", False):
+        return torch.zeros(len(records))
+    return torch.from_numpy(records["linear"].astype(np.float32))
 
 
 @torch.no_grad()
@@ -152,12 +163,12 @@ def train(args, command):
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     config = {"size": args.size, "hidden": args.hidden, "depth": args.depth,
-              "buckets": args.buckets, "scale": args.scale}
+              "buckets": args.buckets, "scale": args.scale, "residual": args.residual}
     resumed = load_checkpoint(args.resume) if args.resume else None
     if resumed:
         if resumed["config"]["size"] != args.size:
             raise UsageError(f"{args.resume}: size {resumed['config']['size']}, not {args.size}")
-        config = {key: resumed["config"][key] for key in config}
+        config = {key: resumed["config"].get(key, config[key]) for key in config}
     check_architecture(config)
     check_training(args)
     k = args.k if args.k is not None else data.read_scale(args.size)
@@ -244,7 +255,9 @@ def write_network(state, out):
     inputs = data.input_count(config["size"], config["depth"])
     header = {
         "architecture": f"crelu, inputs {inputs}, hidden {config['hidden']} x2, "
-                        f"depth {config['depth']}, buckets {config['buckets']}",
+                        f"depth {config['depth']}, buckets {config['buckets']}"
+                        + (", residual (added to the linear evaluation)"
+                           if config.get("residual", False) else ""),
         "quantisation": f"QA {model.QA}, QB {model.QB}, scale {config['scale']}",
         "komi": format_komis(state["komi"]),
         "data": ", ".join(f"{p} ({c} records)" for p, c in state["data"]),
@@ -256,7 +269,8 @@ def write_network(state, out):
         "fit": f"size {config['size']}, K {state['k']:g}, lambda {state['lambda']:g}, "
                f"epochs {state['epoch']}",
     }
-    netfile.write(out, q, config["size"], config["depth"], config["scale"], header)
+    netfile.write(out, q, config["size"], config["depth"], config["scale"], header,
+                  config.get("residual", False))
 
 
 def dequantised(state):
@@ -297,6 +311,8 @@ def reference(args, command):
     floats = model.float_eval(weights, planes, stm, size, depth, scale)
     integers = model.integer_eval(model.quantise(weights), planes, stm, size, depth, scale)
     error = float(np.abs(floats - integers).max())
+    base = linear_base(records, config).double().numpy()
+    floats, integers = floats + base, integers + base
     data.write_data(args.out_positions, size, records)
     with open(args.out_expected, "w") as f:
         f.write(f"# max_abs_error_integer_vs_float: {error:.4f}\n")

@@ -29,8 +29,8 @@ def colour_bytes(size):
 
 
 def record_length(size):
-    """R = 12 + 2·N² + B."""
-    return 12 + 2 * size * size + colour_bytes(size)
+    """R = 14 + 2·N² + B."""
+    return 14 + 2 * size * size + colour_bytes(size)
 
 
 def record_dtype(size):
@@ -41,6 +41,8 @@ def record_dtype(size):
         ("zero", "u1"),
         # White stones, Black stones, White capstones, Black capstones in reserve.
         ("reserves", "u1", (4,)),
+        # The writing build's linear evaluation, side to move's view (what a residual corrects).
+        ("linear", "<i2"),
         ("tops", "u1", (s,)), ("heights", "u1", (s,)), ("under", "u1", (colour_bytes(size),)),
     ])
     assert dtype.itemsize == record_length(size)

@@ -11,11 +11,12 @@ from .model import QA, QB
 
 MAGIC = b"MENHIRNN"
 VERSION = 1
-FIXED = struct.Struct("<BBHBBhhhI")  # N, D, H, K, 0, QA, QB, SCALE, I
+FIXED = struct.Struct("<BBHBBhhhI")  # N, D, H, K, kind, QA, QB, SCALE, I
 
 
-def encode(q, size, depth, scale, header):
-    """The file's bytes for quantised weights `q`; `header` is a dict of text-header lines."""
+def encode(q, size, depth, scale, header, residual=False):
+    """The file's bytes for quantised weights `q`; `header` is a dict of text-header lines;
+    `residual`: the kind whose output the engine adds to its linear evaluation."""
     inputs, hidden = q["w1"].shape
     buckets = len(q["b2"])
     assert inputs == data.input_count(size, depth)
@@ -24,17 +25,17 @@ def encode(q, size, depth, scale, header):
     text = "".join(f"{key}: {value}\n" for key, value in header.items()).encode("utf-8")
     return b"".join([
         MAGIC, struct.pack("<HI", VERSION, len(text)), text,
-        FIXED.pack(size, depth, hidden, buckets, 0, QA, QB, scale, inputs),
+        FIXED.pack(size, depth, hidden, buckets, int(residual), QA, QB, scale, inputs),
         q["w1"].astype("<i2").tobytes(), q["b1"].astype("<i2").tobytes(),
         q["w2"].astype("<i2").tobytes(), q["b2"].astype("<i4").tobytes(),
     ])
 
 
-def write(path, q, size, depth, scale, header):
+def write(path, q, size, depth, scale, header, residual=False):
     """Writes the file through a temporary name, so a failed export leaves no partial file."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_bytes(encode(q, size, depth, scale, header))
+    tmp.write_bytes(encode(q, size, depth, scale, header, residual))
     os.replace(tmp, path)
 
 
@@ -49,9 +50,9 @@ def read(path):
     text = raw[14:14 + t].decode("utf-8")
     header = dict(line.split(": ", 1) for line in text.splitlines())
     pos = 14 + t
-    size, depth, hidden, buckets, zero, qa, qb, scale, inputs = FIXED.unpack_from(raw, pos)
+    size, depth, hidden, buckets, kind, qa, qb, scale, inputs = FIXED.unpack_from(raw, pos)
     pos += FIXED.size
-    fields = {"size": size, "depth": depth, "hidden": hidden, "buckets": buckets, "zero": zero,
+    fields = {"size": size, "depth": depth, "hidden": hidden, "buckets": buckets, "kind": kind,
               "qa": qa, "qb": qb, "scale": scale, "inputs": inputs}
     q = {}
     for name, dtype, count, shape in [

@@ -24,18 +24,18 @@ def hand_planes():
 
 class RecordTest(unittest.TestCase):
     def test_record_lengths_match_the_spec(self):
-        expected = {3: 33, 4: 48, 5: 68, 6: 92, 7: 121, 8: 153}
+        expected = {3: 35, 4: 50, 5: 70, 6: 94, 7: 123, 8: 155}
         self.assertEqual({n: data.record_length(n) for n in expected}, expected)
         self.assertEqual(data.input_count(6, 6), 36 * 18 + 2 * 31 + 2 * 2)
 
     def test_hand_record_bytes(self):
         rec, _ = hand_planes()
         raw = rec.tobytes()
-        self.assertEqual(len(raw), 92)
+        self.assertEqual(len(raw), 94)
         self.assertEqual(list(raw[8:12]), [28, 27, 0, 1])  # reserves
-        self.assertEqual(raw[12 + 8], 3)  # top of c2
-        self.assertEqual(raw[12 + 36 + 8], 3)  # height of c2
-        self.assertEqual(raw[12 + 72], 0b101)  # c2: Black, White; f6: Black
+        self.assertEqual(raw[14 + 8], 3)  # top of c2
+        self.assertEqual(raw[14 + 36 + 8], 3)  # height of c2
+        self.assertEqual(raw[14 + 72], 0b101)  # c2: Black, White; f6: Black
 
 
 class FeatureTest(unittest.TestCase):

@@ -47,7 +47,7 @@ class NetworkFileTest(unittest.TestCase):
         for name in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(q[name], expected[name], name)
         inputs = data.input_count(5, 3)
-        self.assertEqual(fields, {"size": 5, "depth": 3, "hidden": 32, "buckets": 3, "zero": 0,
+        self.assertEqual(fields, {"size": 5, "depth": 3, "hidden": 32, "buckets": 3, "kind": 0,
                                   "qa": 255, "qb": 512, "scale": 400, "inputs": inputs})
         text = len("".join(f"{k}: {v}\n" for k, v in header.items()).encode())
         self.assertEqual(size, 14 + text + 16 + 2 * inputs * 32 + 2 * 32 + 2 * 3 * 64 + 4 * 3)

@@ -12,7 +12,7 @@
 use super::file::{Network, MAX_HIDDEN};
 use super::inputs::{InputLayout, Reserves};
 use crate::core::{Color, Move, PieceKind, Position, Square, Stack, MAX_SIZE};
-use crate::search::EVAL_LIMIT;
+use crate::search::{evaluate, EVAL_LIMIT};
 
 /// The hidden layer of both views. Fixed arrays, so the search never allocates one.
 #[derive(Clone)]
@@ -50,8 +50,9 @@ impl Accumulator {
     pub fn evaluate(&self, net: &Network, pos: &Position) -> i32 {
         let us = pos.to_move();
         let bucket = net.bucket(pos.placements_left() as usize);
-        net.output(self.view(us), self.view(!us), bucket)
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        let out = net.output(self.view(us), self.view(!us), bucket);
+        let base = if net.residual { evaluate(pos) } else { 0 };
+        (base + out).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 }
 

@@ -33,6 +33,9 @@ pub struct Network {
     pub qb: i32,
     /// Centi-flats per unit of output.
     pub scale: i32,
+    /// The residual kind: the output corrects the linear evaluation (added to it) instead of
+    /// standing alone.
+    pub residual: bool,
     /// W1, input-major: the H weights of each input in a row.
     pub input_weights: Vec<i16>,
     /// b1.
@@ -121,7 +124,11 @@ impl Network {
         let depth = r.u8("the stack depth")? as usize;
         let hidden = r.u16("the hidden width")? as usize;
         let buckets = r.u8("the bucket count")? as usize;
-        r.u8("the header")?;
+        let residual = match r.u8("the kind")? {
+            0 => false,
+            1 => true,
+            kind => return Err(format!("network file of kind {kind} (0 alone, 1 residual)")),
+        };
         let (qa, qb, scale) = (r.i16("QA")?, r.i16("QB")?, r.i16("SCALE")?);
         let inputs = r.u32("the input count")? as usize;
         if depth > MAX_DEPTH
@@ -163,6 +170,7 @@ impl Network {
             qa: qa.into(),
             qb: qb.into(),
             scale: scale.into(),
+            residual,
             input_weights,
             input_bias,
             output_weights,
@@ -189,7 +197,7 @@ impl Network {
         b.extend_from_slice(self.header.as_bytes());
         b.extend_from_slice(&[self.layout.size as u8, self.layout.depth as u8]);
         b.extend_from_slice(&(self.hidden as u16).to_le_bytes());
-        b.extend_from_slice(&[self.buckets as u8, 0]);
+        b.extend_from_slice(&[self.buckets as u8, u8::from(self.residual)]);
         for q in [self.qa, self.qb, self.scale] {
             b.extend_from_slice(&(q as i16).to_le_bytes());
         }

@@ -11,7 +11,8 @@
 # (5000), SEED (101), THREADS (nproc), NICE (0), DIR (target/train/NAME-SIZExSIZE), BIN (menhir
 # to use; default: built here in release mode), PYTHON (python with torch and numpy; default
 # .venv/bin/python, see docs/training.md), and the trainer's HIDDEN (64), EPOCHS (30), BATCH
-# (16384), LR (0.002), LAMBDA (0.5). Output: DIR/shard-K.mhd, DIR/datagen.log, DIR/train.log,
+# (8192), LR (0.01, decaying to LR_END 0.0005 on a cosine), LAMBDA (0.5) and RESIDUAL (1: the
+# network corrects the linear evaluation, file kind 1; 0: it stands alone). Output: DIR/shard-K.mhd, DIR/datagen.log, DIR/train.log,
 # DIR/checkpoint.pt and DIR/nnue-SIZExSIZE.mhn, the network to try with
 # `--engine ...,option.EvalFile=DIR/nnue-SIZExSIZE.mhn` before it is compiled in.
 set -euo pipefail
@@ -43,8 +44,9 @@ done
 [ -n "${DATA_ONLY:-}" ] && exit 0
 
 run "$python" "$repo/trainer/train.py" train "$dir"/shard-*.mhd --size "$size" \
-    --hidden "${HIDDEN:-64}" --epochs "${EPOCHS:-30}" --batch "${BATCH:-16384}" \
-    --lr "${LR:-0.002}" --lambda "${LAMBDA:-0.5}" --threads "$threads" --augment \
+    --hidden "${HIDDEN:-64}" --epochs "${EPOCHS:-30}" --batch "${BATCH:-8192}" \
+    --lr "${LR:-0.01}" --lr-end "${LR_END:-0.0005}" --lambda "${LAMBDA:-0.5}" \
+    --threads "$threads" --augment $([ "${RESIDUAL:-1}" = 1 ] && echo --residual) \
     --checkpoint "$dir/checkpoint.pt" --out "$dir/nnue-${size}x$size.mhn" \
     2>&1 | tee "$dir/train.log"
 echo "network: $dir/nnue-${size}x$size.mhn (try it with option.EvalFile=..., then"

@@ -93,7 +93,7 @@ pub struct Limits {
 
 impl Limits {
     /// Whether nothing but `stop` ends the search.
-    fn until_stopped(&self) -> bool {
+    pub fn until_stopped(&self) -> bool {
         self.infinite
             || (self.depth.is_none()
                 && self.nodes.is_none()
@@ -420,7 +420,7 @@ impl Searcher {
             let outcome = threads::iterate_main(
                 main,
                 &shared,
-                (max_depth, limits.until_stopped()),
+                (max_depth, limits.depth.is_none()),
                 &time,
                 started,
                 &mut report,

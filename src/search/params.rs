@@ -55,8 +55,8 @@ pub const LINE_COMPLETION_EXTRA_DEPTH: usize = 4;
 /// The completion's own table (MB), so the main search's table is untouched.
 pub const LINE_COMPLETION_HASH_MB: usize = 4;
 
-/// An analysis search (one that only `stop` ends) stops deepening once a proven result has stood
-/// unchanged this many iterations, then waits for `stop`: deeper iterations of a proven
+/// A search without a depth limit (analysis, or a node limit) stops deepening once a proven
+/// result has stood unchanged this many iterations (analysis then waits for `stop`): deeper iterations of a proven
 /// position only repeat it (issue 47: a proven position ran to depth 120 in two seconds).
 pub const PROVEN_STABLE_ITERATIONS: u32 = 3;
 

@@ -29,12 +29,13 @@ pub struct MainOutcome {
 /// The main worker's iterative deepening: reports each completed depth through `report`,
 /// stops when the next iteration is not predicted to fit the soft budget (stretched by best-move
 /// stability and score drops), on a proven result when timed,
-/// or at `max_depth`; in a search that only `stop` ends (`until_stopped`), once a proven result
-/// has stood for `PROVEN_STABLE_ITERATIONS` iterations (the caller then waits for `stop`).
+/// or at `max_depth`; in a search without a depth limit (`open_depth`: analysis, a node limit),
+/// once a proven result has stood for `PROVEN_STABLE_ITERATIONS` iterations (an analysis search
+/// then waits for `stop`).
 pub fn iterate_main(
     worker: &mut Worker,
     shared: &Shared,
-    (max_depth, until_stopped): (u32, bool),
+    (max_depth, open_depth): (u32, bool),
     time: &TimeManager,
     started: Instant,
     report: &mut dyn FnMut(&mut Worker, u32, i32, Instant) -> Info,
@@ -82,7 +83,7 @@ pub fn iterate_main(
         if time.is_timed() && score_is_win(score.abs()) {
             break;
         }
-        if until_stopped && score_is_win(score.abs()) {
+        if open_depth && score_is_win(score.abs()) {
             proven = if proven.0 == score {
                 (score, proven.1 + 1)
             } else {

@@ -122,8 +122,21 @@ check "readyok" '^<< readyok$'
 check "info ... wdl ... pv" '^<< info .*score cp -?[0-9]+ wdl [0-9]+ [0-9]+ [0-9]+ .* pv [^ ]+'
 check "info multipv 2 ... wdl ... pv" '^<< info multipv 2 .* wdl [0-9]+ [0-9]+ [0-9]+ .* pv [^ ]+'
 check "bestmove after stop" '^<< bestmove [^ ]+'
-check "go solved: score solved win 9 pv c2" '^<< info depth 9 .*score solved win 9 .* pv c2 '
-check "search with ScoreSolved: score solved win" '^<< info .*score solved win [0-9]+ .* pv c2'
+check "go solved: score solved win 7 pv c2" '^<< info depth 7 .*score solved win 7 .* pv c2 '
+check "go infinite, default options: score solved win" '^<< info .*score solved win [0-9]+ .* pv c2'
+printf '%s\n' "$transcript" | grep -q '^>> setoption name ScoreSolved' &&
+    { echo "browser-check: FAIL: the page set ScoreSolved; the default must do" >&2; fail=1; }
+# Every solved score's line reaches the end of the game: N moves after `pv`.
+while IFS= read -r line; do
+    n=$(printf '%s\n' "$line" | sed -E 's/.* score solved (win|loss) ([0-9]+) .*/\2/')
+    moves=$(printf '%s\n' "$line" | sed -E 's/.* pv //' | wc -w)
+    if [ "$n" -eq "$moves" ]; then
+        echo "browser-check: ok: solved $n with a $moves-ply line"
+    else
+        echo "browser-check: FAIL: solved $n with a $moves-ply line: $line" >&2
+        fail=1
+    fi
+done < <(printf '%s\n' "$transcript" | grep '^<< info .* score solved ')
 check "bestmove c2 for the tinue" '^<< bestmove c2$'
 [ "$(printf '%s\n' "$transcript" | grep -c '^<< bestmove ')" -eq 4 ] ||
     { echo "browser-check: FAIL: expected four bestmoves" >&2; fail=1; }

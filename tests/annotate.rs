@@ -534,3 +534,88 @@ fn bad_ptn_is_refused_naming_the_game_and_move() {
         &["game 2", "move 10 (White)", "a1 is occupied"],
     );
 }
+
+/// The marks of each side in annotated movetext (comments dropped): `[White, Black]` counts of
+/// `??`, `?`, `!`.
+fn marks_by_side(annotated: &str) -> [[usize; 3]; 2] {
+    let mut plain = String::new();
+    let mut depth = 0;
+    for c in annotated.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let mut counts = [[0; 3]; 2];
+    let mut side = 0;
+    for line in plain.lines().filter(|l| !l.starts_with('[')) {
+        for token in line.split_whitespace() {
+            if token.ends_with('.') {
+                continue;
+            }
+            if token == "--" {
+                side = 1;
+                continue;
+            }
+            if [
+                "R-0", "0-R", "F-0", "0-F", "1-0", "0-1", "1/2-1/2", "0-0", "*",
+            ]
+            .contains(&token)
+            {
+                continue;
+            }
+            let kind = if token.ends_with("??") {
+                Some(0)
+            } else if token.ends_with('?') {
+                Some(1)
+            } else if token.ends_with('!') {
+                Some(2)
+            } else {
+                None
+            };
+            if let Some(k) = kind {
+                counts[side][k] += 1;
+            }
+            side = 1 - side;
+        }
+    }
+    counts
+}
+
+/// The report's counts: `[White, Black]` of `??`, `?`, `!`.
+fn reported_marks(annotated: &str) -> [[usize; 3]; 2] {
+    let mut counts = [[0; 3]; 2];
+    for (side, color) in ["White: ", "Black: "].iter().enumerate() {
+        let line = annotated
+            .lines()
+            .find(|l| l.starts_with(color))
+            .unwrap_or_else(|| panic!("no {color} report line in {annotated}"));
+        let tail = line.split("; ").nth(1).unwrap();
+        for (k, part) in tail.split(", ").enumerate() {
+            counts[side][k] = part.split_whitespace().nth(1).unwrap().parse().unwrap();
+        }
+    }
+    counts
+}
+
+#[test]
+fn the_report_counts_exactly_the_marks_of_each_game() {
+    let ptn = std::fs::read_to_string(data("match.ptn")).unwrap();
+    let annotated = annotate("report", &ptn, 3000);
+    let games: Vec<&str> = annotated.split("{Menhir game report").skip(1).collect();
+    assert_eq!(games.len(), 2, "{annotated}");
+    let mut marks_seen = 0;
+    for game in games {
+        // The game's own text runs to the next game's tags.
+        let game = game.split("\n[").next().unwrap();
+        let (report, moves) = game.split_once('}').unwrap();
+        assert!(report.contains("First tinue missed: "), "{report}");
+        assert!(report.contains("Game lost at: "), "{report}");
+        let marks = marks_by_side(moves);
+        assert_eq!(reported_marks(report), marks, "{game}");
+        marks_seen += marks.iter().flatten().sum::<usize>();
+    }
+    assert!(marks_seen > 0, "no marks at all: nothing was checked");
+}

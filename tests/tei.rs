@@ -563,3 +563,55 @@ fn terminal_hint_goes_to_stderr_only_and_only_on_a_terminal() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(!stdout.contains("--help"), "hint on stdout: {stdout:?}");
 }
+
+/// `depth` and `seldepth` of an `info` line.
+fn depths(line: &str) -> (u32, u32) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let field = |name: &str| {
+        let at = words.iter().position(|w| *w == name).unwrap();
+        words[at + 1].parse::<u32>().unwrap()
+    };
+    (field("depth"), field("seldepth"))
+}
+
+#[test]
+fn go_infinite_on_a_proven_position_reports_each_change_once_and_waits_for_stop() {
+    // Issue 47: this ran to depth 120 in two seconds with over 100 identical lines.
+    let mut engine = EngineProcess::start();
+    engine.send("setoption name ScoreSolved value true");
+    engine.send("position tps x4/x4/x,1,x2/1,1,x,2 1 5");
+    engine.send("go infinite");
+    let mut lines = engine.until("a solved score", Duration::from_secs(60), |l| {
+        l.contains(" score solved win ")
+    });
+    // Then nothing more until `stop`: whatever comes within a few quiet seconds is counted.
+    while let Some(line) = engine.next(Duration::from_secs(3)) {
+        assert!(
+            !line.starts_with("bestmove"),
+            "bestmove before stop: {line}"
+        );
+        lines.push(line);
+        assert!(lines.len() < 50, "{lines:#?}");
+    }
+    assert!(
+        lines.len() < 10,
+        "{} lines before stop: {lines:#?}",
+        lines.len()
+    );
+    engine.send("stop");
+    lines.extend(engine.until_word("bestmove", PROMPT));
+    for line in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let (depth, seldepth) = depths(line);
+        assert!(seldepth >= depth, "{line}");
+        assert!(depth < 30, "{line}");
+    }
+}
+
+#[test]
+fn a_win_in_one_reads_depth_1_seldepth_1() {
+    let mut engine = EngineProcess::start();
+    engine.send("position tps x,1,2,2,2/x,1,x,x,x/x,1,x,x,x/x,1,x,x,x/x5 1 10");
+    let lines = engine.go("go depth 1", PROMPT);
+    let last = &lines[lines.len() - 2];
+    assert_eq!(depths(last), (1, 1), "{last}");
+}

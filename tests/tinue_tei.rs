@@ -38,17 +38,109 @@ fn go_solved_proves_a_known_tinue_with_its_line() {
         .iter()
         .find(|l| l.contains(" score solved "))
         .unwrap_or_else(|| panic!("{lines:?}"));
-    assert!(info.starts_with("info depth 9 "), "{info}");
-    assert!(info.contains(" score solved win 9 "), "{info}");
+    // The solver proves 9 plies; the search after it proves 7, and the shorter is shown
+    // (issue 47: one position, one N).
+    assert!(info.starts_with("info depth 7 "), "{info}");
+    assert!(info.contains(" score solved win 7 "), "{info}");
     assert!(info.contains(" pv c2 "), "{info}");
+    assert_eq!(pv_len(info), 7, "{info}");
     assert_eq!(lines.last().unwrap(), "bestmove c2");
     // The defender's view: every move loses.
     let lines = solved(&mut engine, LOST, "go solved nodes 100000");
-    assert!(
-        lines.iter().any(|l| l.contains(" score solved loss 8 ")),
-        "{lines:?}"
-    );
+    let info = lines
+        .iter()
+        .find(|l| l.contains(" score solved loss "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(info.contains(" score solved loss 6 "), "{info}");
+    assert_eq!(pv_len(info), 6, "{info}");
     assert!(lines.last().unwrap().starts_with("bestmove "));
+}
+
+/// The number of moves after `pv` in an `info` line.
+fn pv_len(line: &str) -> usize {
+    line.split(" pv ")
+        .nth(1)
+        .map_or(0, |pv| pv.split_whitespace().count())
+}
+
+/// The N of a `score solved win|loss N` line, signed (negative for a loss).
+fn solved_n(lines: &[String]) -> Option<i64> {
+    let line = lines.iter().rev().find(|l| l.contains(" score solved "))?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "solved")?;
+    let n: i64 = words[at + 2].parse().ok()?;
+    assert_eq!(pv_len(line) as i64, n, "{line}");
+    Some(if words[at + 1] == "loss" { -n } else { n })
+}
+
+#[test]
+fn the_search_and_go_solved_agree_on_n() {
+    // 4×4 positions of the tinue benchmark (the winner to move, then its opponent) and the
+    // module's own: where both prove a result, they give the same N (a fresh engine each, so
+    // neither table helps the other).
+    let bench = include_str!("data/tinue-bench.txt");
+    let mut positions: Vec<String> = bench
+        .lines()
+        .filter(|l| l.contains("# size 4 "))
+        .map(|l| l.split('#').next().unwrap().trim().to_string())
+        .take(10)
+        .collect();
+    positions.extend([TINUE.to_string(), LOST.to_string()]);
+    let mut agreed = 0;
+    for tps in &positions {
+        let run = |go: &str| {
+            let mut engine = EngineProcess::spawn(|_| {});
+            engine.send("setoption name HalfKomi value 4");
+            engine.send("setoption name ScoreSolved value true");
+            solved(&mut engine, tps, go)
+        };
+        let by_solver = solved_n(&run("go solved nodes 200000"));
+        let by_search = solved_n(&run("go nodes 1000000"));
+        if let (Some(solver), Some(search)) = (by_solver, by_search) {
+            assert_eq!(solver, search, "{tps}");
+            agreed += 1;
+        }
+    }
+    assert!(agreed >= 6, "only {agreed} positions proved by both");
+}
+
+#[test]
+fn go_infinite_shows_the_solvers_proof_beside_the_search() {
+    // A 7×7 tinue of 17 plies from self-play (komi 2, the tinue benchmark): the solver proves
+    // it in about 5,000 nodes; the search alone is still at depth 12 with a centi-flat score
+    // after 26 million nodes (40 s).
+    const LONG: &str = "x7/x,1,x,22,2121,2,2/x,21S,212C,x,2S,1,x/x,2,2C,1C,1,x2/2,2,2,1,1,1,2S/\
+x,1,1,x,1C,1,x/x3,2,2,1,x 2 21";
+    let mut engine = EngineProcess::spawn(|_| {});
+    engine.send("setoption name HalfKomi value 4");
+    engine.send("setoption name ScoreSolved value true");
+    engine.send(&format!("position tps {LONG}"));
+    engine.send("go infinite");
+    let lines = engine.until("a solved score", Duration::from_secs(60), |l| {
+        l.contains(" score solved win ")
+    });
+    let proof = lines.last().unwrap().clone();
+    let n = solved_n(&lines).unwrap();
+    assert!(n >= 9, "{proof}");
+    // The search goes on but does not take the proof back.
+    thread::sleep(Duration::from_millis(500));
+    engine.send("stop");
+    let rest = engine.until_word("bestmove", PROMPT);
+    for line in &rest {
+        assert!(!line.contains(" score cp "), "{line}");
+    }
+    // The final line is that proof, or a shorter one the search found since.
+    let final_info = &rest[rest.len() - 2];
+    let last_n = solved_n(std::slice::from_ref(final_info)).unwrap();
+    assert!((1..=n).contains(&last_n), "{final_info}");
+    let first = final_info
+        .split(" pv ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert_eq!(rest.last().unwrap(), &format!("bestmove {first}"));
 }
 
 #[test]

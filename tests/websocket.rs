@@ -511,3 +511,45 @@ fn serve_refuses_bad_flags_with_one_line() {
         assert!(out.stdout.is_empty(), "{flags:?}");
     }
 }
+
+#[test]
+fn over_serve_score_solved_is_on_by_default_and_go_infinite_shows_a_proof() {
+    let server = Running::default();
+    let mut client = server.connect();
+    client.send("tei");
+    let hello = client.until_word("teiok");
+    assert!(
+        hello.contains(&"option name ScoreSolved type check default true".to_string()),
+        "{hello:?}"
+    );
+    // A 4×4 tinue, with no option changed: the proof shows as PTN Ninja reads it.
+    client.send("teinewgame size 4 halfkomi 0");
+    client.send("position tps x4/x4/x,1,x2/1,1,x,2 1 5");
+    client.send("go infinite");
+    // Each solved line has its whole line (the solver's 9 plies may come before the search's 7;
+    // a longer one never comes after a shorter one), until the search's 7.
+    let pv_len = |line: &str| {
+        line.split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .count()
+    };
+    let mut shortest = u32::MAX;
+    while shortest != 7 {
+        let line = client.line();
+        check_info(&line);
+        if let Some(rest) = line.split(" score solved win ").nth(1) {
+            let n: u32 = rest.split_whitespace().next().unwrap().parse().unwrap();
+            assert_eq!(pv_len(&line), n as usize, "{line}");
+            assert!(n < shortest, "{line}");
+            shortest = n;
+        }
+    }
+    client.send("stop");
+    let lines = client.until_word("bestmove");
+    let final_info = &lines[lines.len() - 2];
+    assert!(final_info.contains(" score solved win 7 "), "{final_info}");
+    assert_eq!(pv_len(final_info), 7, "{final_info}");
+    assert_eq!(lines.last().unwrap(), "bestmove c2");
+}

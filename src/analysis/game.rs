@@ -18,6 +18,14 @@ pub struct AnnotatedPly {
     pub marks: Marks,
     /// The analysis comment (without braces).
     pub comment: String,
+    /// Who played the ply.
+    pub mover: Color,
+    /// The mover's expected score (0 to 1) before the ply: the engine's best there.
+    pub before: f64,
+    /// The mover's expected score after the ply.
+    pub after: f64,
+    /// The mover had a proven forced win before the ply and has none after it.
+    pub missed_tinue: bool,
 }
 
 /// Analyses every position of `record` (which must replay: see `GameRecord::parse_each`)
@@ -138,6 +146,14 @@ fn annotate_ply(
         tinue,
         judgement: Judgement::of_scores(was.score_cp, mover_after, size, engine_move),
     };
+    let mover_wins_after = after.result().and_then(|r| r.winner()) == Some(mover);
+    let proven_win_before = score_is_win(was.score_cp)
+        || was
+            .proof
+            .as_ref()
+            .is_some_and(|p| p.outcome == Outcome::Win);
+    let missed_tinue =
+        proven_win_before && !tinue && !mover_wins_after && !score_is_win(mover_after);
     let mut comment = eval_text(mover_after * mover.sign(), now.depth, size);
     if let Some(proof) = &now.proof {
         let winner = match proof.outcome {
@@ -158,7 +174,14 @@ fn annotate_ply(
             let _ = write!(comment, " {}", m.to_ptn());
         }
     }
-    AnnotatedPly { marks, comment }
+    AnnotatedPly {
+        marks,
+        comment,
+        mover,
+        before: expected_score(was.score_cp, size),
+        after: expected_score(mover_after, size),
+        missed_tinue,
+    }
 }
 
 /// The evaluation as PTN Ninja writes its own analysis notes, all from White's view: the

@@ -11,6 +11,7 @@ mod position;
 mod progress;
 mod prover;
 mod ptn_writer;
+mod report;
 
 pub use game::{annotate_game, AnnotatedPly};
 pub use marks::{expected_score, is_tak, Judgement, Marks, BLUNDER_DROP, GOOD_GAIN, MISTAKE_DROP};
@@ -18,6 +19,7 @@ pub use position::{analyse_position, PositionAnalysis};
 pub use progress::Progress;
 pub use prover::{new_prover, Outcome, Proof, SearchMates, SolverProver, TinueProver};
 pub use ptn_writer::write_annotated;
+pub use report::{GameReport, SideReport};
 
 use crate::core::{GameRecord, TaggedGame};
 use crate::search::{Limits, Searcher};

@@ -1,9 +1,11 @@
 //! Writing an annotated game as PTN: the record's tags, moves and result as
 //! `GameRecord`'s own writer lays them out, each move followed by its marks, the analysis
-//! comment, and then the comment the game already had. (`GameRecord` keeps no marks, and one
+//! comment, and then the comment the game already had; the game's report (`report.rs`) as a
+//! comment block before the first move. (`GameRecord` keeps no marks, and one
 //! comment a ply, so it cannot write this itself.)
 
 use super::game::AnnotatedPly;
+use super::report::GameReport;
 use crate::core::GameRecord;
 use std::fmt::Write;
 
@@ -18,6 +20,8 @@ pub fn write_annotated(record: &GameRecord, plies: &[AnnotatedPly]) -> String {
         let _ = writeln!(out, "[TPS \"{tps}\"]");
     }
     out.push('\n');
+    let report = GameReport::of(record, plies);
+    let _ = writeln!(out, "{{{}}}", braceless(&report.text(record)));
     let first_ply = record.start_position().map_or(0, |p| p.ply());
     let mut line = String::new();
     for (i, (ply, annotated)) in record.plies.iter().zip(plies).enumerate() {

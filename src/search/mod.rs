@@ -24,6 +24,7 @@ pub mod network;
 mod order;
 mod params;
 pub mod policy;
+mod proven_line;
 mod road;
 mod threads;
 mod time;
@@ -43,6 +44,7 @@ use alphabeta::{Shared, Worker};
 use clock_lag::ClockLag;
 use network::Network;
 use params::MAX_DEPTH;
+use proven_line::{LineCompleter, LineSettings};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -91,7 +93,7 @@ pub struct Limits {
 
 impl Limits {
     /// Whether nothing but `stop` ends the search.
-    fn until_stopped(&self) -> bool {
+    pub fn until_stopped(&self) -> bool {
         self.infinite
             || (self.depth.is_none()
                 && self.nodes.is_none()
@@ -163,6 +165,8 @@ pub struct Searcher {
     multipv: usize,
     /// Networks loaded by `EvalFile`, by board size; they replace the compiled-in evaluation.
     loaded_networks: [Option<Arc<Network>>; MAX_SIZE + 1],
+    /// Completes the lines of proven scores to the end of the game.
+    liner: LineCompleter,
 }
 
 fn build_pool(threads: usize) -> rayon::ThreadPool {
@@ -192,6 +196,7 @@ impl Searcher {
             nodes: Arc::default(),
             multipv: 1,
             loaded_networks: Default::default(),
+            liner: LineCompleter::new(&SearchParams::default()),
         }
     }
 
@@ -288,6 +293,7 @@ impl Searcher {
             for w in &mut self.workers {
                 w.set_params(&params);
             }
+            self.liner.set_params(&params);
         }
     }
 
@@ -359,9 +365,22 @@ impl Searcher {
         };
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
         let tt = &self.tt;
+        // Proven results come with their line to the end of the game, except under a clock
+        // (a game: nobody reads the line, and the completion would cost clock time).
+        let complete_lines = limits.wtime.is_none() && limits.btime.is_none();
+        let line_settings = LineSettings {
+            params: self.params,
+            switches: self.switches,
+            network: chosen_network(&self.loaded_networks, pos.size()),
+        };
+        let liner = &mut self.liner;
+        // The last proven (score, PV) reported for each MultiPV line: in analysis (a search
+        // only `stop` ends) a proven result is reported again only when it changes.
+        let until_stopped = limits.until_stopped();
+        let mut proven_reported: Vec<Option<(i32, Vec<Move>)>> = vec![None; MAX_MULTIPV + 1];
         let mut report = |w: &mut Worker, depth: u32, score: i32, started: Instant| {
             w.publish_nodes(&shared);
-            let info = Info {
+            let mut info = Info {
                 multipv: w.line() as u32,
                 depth,
                 seldepth: w.seldepth() as u32,
@@ -371,7 +390,21 @@ impl Searcher {
                 hashfull: tt.hashfull(),
                 pv: w.pv().to_vec(),
             };
-            on_info(&info);
+            if complete_lines {
+                liner.complete(pos, &mut info, &line_settings);
+            }
+            info.seldepth = info.seldepth.max(depth).max(info.pv.len() as u32);
+            let slot = &mut proven_reported[(info.multipv as usize).min(MAX_MULTIPV)];
+            if until_stopped && plies_to_result(info.score_cp).is_some() {
+                let key = (info.score_cp, info.pv.clone());
+                if slot.as_ref() != Some(&key) {
+                    on_info(&info);
+                    *slot = Some(key);
+                }
+            } else {
+                *slot = None;
+                on_info(&info);
+            }
             info
         };
         let helpers = if helperless {
@@ -384,15 +417,23 @@ impl Searcher {
                 let shared = &shared;
                 scope.spawn(move |_| threads::iterate_helper(helper, shared, max_depth));
             }
-            let outcome =
-                threads::iterate_main(main, &shared, max_depth, &time, started, &mut report);
+            let outcome = threads::iterate_main(
+                main,
+                &shared,
+                (max_depth, limits.depth.is_none()),
+                &time,
+                started,
+                &mut report,
+            );
+            // The helpers stop with the main worker (in analysis too: it stops deepening a
+            // proven result, and they would run on to the last depth).
+            done.store(true, Relaxed);
             if limits.until_stopped() {
                 // Infinite analysis: the answer waits for `stop`.
                 while !stop.load(Relaxed) {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             }
-            done.store(true, Relaxed);
             outcome
         });
         main.publish_nodes(&shared);
@@ -421,6 +462,10 @@ impl Searcher {
         if info.pv.first() != best_move.as_ref() {
             info.pv = best_move.into_iter().collect();
         }
+        if complete_lines {
+            self.liner.complete(pos, &mut info, &line_settings);
+        }
+        info.seldepth = info.seldepth.max(info.depth).max(info.pv.len() as u32);
         on_info(&info);
         SearchResult { best_move, info }
     }

@@ -43,6 +43,23 @@ pub const LATE_MOVE_REDUCTION_PV_MOVES: usize = 2;
 /// window opens fully.
 pub const ASPIRATION_GIVE_UP: i32 = 1000;
 
+/// A proven result's line is completed to the end of the game with at most this many nodes of
+/// searching (`proven_line.rs`), a fraction of a second; a line not completed within them is
+/// reported as unproven.
+pub const LINE_COMPLETION_NODES: u64 = 400_000;
+
+/// The completion searches a few plies beyond the distance still claimed, as the main search's
+/// reductions may have hidden a longer defence.
+pub const LINE_COMPLETION_EXTRA_DEPTH: usize = 4;
+
+/// The completion's own table (MB), so the main search's table is untouched.
+pub const LINE_COMPLETION_HASH_MB: usize = 4;
+
+/// A search without a depth limit (analysis, or a node limit) stops deepening once a proven
+/// result has stood unchanged this many iterations (analysis then waits for `stop`): deeper iterations of a proven
+/// position only repeat it (issue 47: a proven position ran to depth 120 in two seconds).
+pub const PROVEN_STABLE_ITERATIONS: u32 = 3;
+
 /// Nodes between polls of the stop flag and the clock: late 8×8 nodes have a thousand moves,
 /// so a longer interval overshoots a 1 ms budget.
 pub const POLL_INTERVAL: u64 = 128;

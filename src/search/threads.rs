@@ -11,6 +11,7 @@
 use super::alphabeta::{Shared, Worker};
 use super::aspiration::aspiration;
 use super::multipv::OtherLines;
+use super::params::PROVEN_STABLE_ITERATIONS;
 use super::time::{iteration_growth, stretch, TimeManager};
 use super::{score_is_win, Info};
 use crate::core::Move;
@@ -28,11 +29,13 @@ pub struct MainOutcome {
 /// The main worker's iterative deepening: reports each completed depth through `report`,
 /// stops when the next iteration is not predicted to fit the soft budget (stretched by best-move
 /// stability and score drops), on a proven result when timed,
-/// or at `max_depth`.
+/// or at `max_depth`; in a search without a depth limit (`open_depth`: analysis, a node limit),
+/// once a proven result has stood for `PROVEN_STABLE_ITERATIONS` iterations (an analysis search
+/// then waits for `stop`).
 pub fn iterate_main(
     worker: &mut Worker,
     shared: &Shared,
-    max_depth: u32,
+    (max_depth, open_depth): (u32, bool),
     time: &TimeManager,
     started: Instant,
     report: &mut dyn FnMut(&mut Worker, u32, i32, Instant) -> Info,
@@ -46,6 +49,8 @@ pub fn iterate_main(
     // Scores of the last two iterations, to see a drop at the same parity.
     let mut scores = [None::<i32>; 2];
     let mut previous_took = Duration::ZERO;
+    // The proven score of the last iterations and how many iterations in a row found it.
+    let mut proven = (0, 0);
     for depth in 1..=max_depth {
         let iteration_started = Instant::now();
         worker.begin_root_search();
@@ -77,6 +82,16 @@ pub fn iterate_main(
         }
         if time.is_timed() && score_is_win(score.abs()) {
             break;
+        }
+        if open_depth && score_is_win(score.abs()) {
+            proven = if proven.0 == score {
+                (score, proven.1 + 1)
+            } else {
+                (score, 1)
+            };
+            if proven.1 >= PROVEN_STABLE_ITERATIONS {
+                break;
+            }
         }
         let drop = scores[0].map_or(0, |before| before - score);
         scores = [scores[1], Some(score)];

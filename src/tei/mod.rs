@@ -24,6 +24,7 @@
 mod command;
 mod info;
 mod options;
+mod proof_beside;
 mod search_handle;
 mod session;
 pub mod websocket;

@@ -101,8 +101,24 @@ pub enum OptionChange {
 impl Options {
     /// The `option …` lines printed after `tei` (with the search parameters and the pruning
     /// switches when `tuning`), then the PTN Ninja `size … halfkomi …` line.
+    #[cfg(test)]
     pub fn advertise(tuning: bool) -> Vec<String> {
-        let defaults = Options::default();
+        Options::advertise_with(&Options::default(), tuning)
+    }
+
+    /// The options the WebSocket transport starts with (`menhir serve`): a GUI is the client
+    /// there, so `ScoreSolved` is on (PTN Ninja shows a proven result only in that form, and
+    /// has no other way to ask for one during live analysis). Over stdin/stdout the defaults
+    /// stay off, for tournament managers that read only `score cp`.
+    pub fn for_gui() -> Options {
+        Options {
+            score_solved: true,
+            ..Options::default()
+        }
+    }
+
+    /// [`Options::advertise`] with `defaults` as the advertised defaults.
+    pub fn advertise_with(defaults: &Options, tuning: bool) -> Vec<String> {
         let mut lines = vec![
             format!(
                 "option name HalfKomi type spin default {} min {} max {}",

@@ -5,10 +5,11 @@
 //! while a search holds it and are applied before the next one.
 
 use super::info::{format_info, InfoStyle};
+use super::proof_beside::{Board, Proof, BESIDE_TIME, SHORTEN_NODES};
 use crate::core::{Move, MoveList, Position};
 use crate::search::network::Network;
 use crate::search::{Limits, ParamOverrides, PruningSwitches, Searcher};
-use crate::tinue::{Budget, Solver, Verdict};
+use crate::tinue::{Budget, Outcome, Solver, Verdict};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -197,9 +198,26 @@ impl SearchHandle {
         self.prepare();
         let searcher = Arc::clone(self.searcher.as_ref().expect("prepare builds the searcher"));
         let style = self.style;
+        let beside = (limits.until_stopped() && (style.score_solved || style.score_mate))
+            .then(|| self.solver());
         self.start("menhir-search", move |stop, busy, out| {
-            search_thread(&searcher, &pos, &limits, style, stop, busy, out)
+            search_thread(&searcher, beside, &pos, &limits, style, stop, busy, out)
         })
+    }
+
+    /// The tinue solver, made with the `Hash` size now set (again if it changed).
+    fn solver(&mut self) -> Arc<Mutex<Solver>> {
+        let mb = self.wanted.hash_mb;
+        match &self.solver {
+            Some((made_mb, solver)) if *made_mb == mb => Arc::clone(solver),
+            _ => {
+                // Drop the old table before reserving the new one.
+                self.solver = None;
+                let solver = Arc::new(Mutex::new(Solver::new(mb)));
+                self.solver = Some((mb, Arc::clone(&solver)));
+                solver
+            }
+        }
     }
 
     /// Runs `body` on the search thread: the stop flag lowered, `busy` raised until `body`
@@ -207,7 +225,7 @@ impl SearchHandle {
     fn start(
         &mut self,
         name: &str,
-        body: impl FnOnce(&AtomicBool, &Mutex<bool>, &dyn Fn(&str)) + Send + 'static,
+        body: impl FnOnce(&AtomicBool, &Mutex<bool>, &(dyn Fn(&str) + Sync)) + Send + 'static,
     ) -> Result<(), String> {
         self.stop.store(false, Ordering::SeqCst);
         let stop = Arc::clone(&self.stop);
@@ -240,23 +258,14 @@ impl SearchHandle {
         }
         self.prepare();
         let searcher = Arc::clone(self.searcher.as_ref().expect("prepare builds the searcher"));
-        let mb = self.wanted.hash_mb;
-        let solver = match &self.solver {
-            Some((made_mb, solver)) if *made_mb == mb => Arc::clone(solver),
-            _ => {
-                // Drop the old table before reserving the new one.
-                self.solver = None;
-                let solver = Arc::new(Mutex::new(Solver::new(mb)));
-                self.solver = Some((mb, Arc::clone(&solver)));
-                solver
-            }
-        };
+        let solver = self.solver();
+        let style = self.style;
         let budget = Budget {
             nodes: limits.nodes,
             time: limits.movetime,
         };
         self.start("menhir-solve", move |stop, busy, out| {
-            solve_thread(&solver, &searcher, &pos, budget, stop, busy, out)
+            solve_thread(&solver, &searcher, &pos, budget, style, stop, busy, out)
         })
     }
 
@@ -300,28 +309,47 @@ impl SearchHandle {
     }
 }
 
-/// The body of the search thread.
+/// The body of the search thread; with `beside`, the tinue solver runs on one more thread
+/// during the search (see `proof_beside`).
+#[allow(clippy::too_many_arguments)]
 fn search_thread(
     searcher: &Mutex<Searcher>,
+    beside: Option<Arc<Mutex<Solver>>>,
     pos: &Position,
     limits: &Limits,
     style: InfoStyle,
     stop: &AtomicBool,
     busy: &Mutex<bool>,
-    out: &dyn Fn(&str),
+    out: &(dyn Fn(&str) + Sync),
 ) {
+    let board = Board::default();
     let mut last_line = String::new();
-    let outcome = {
+    let outcome = thread::scope(|scope| {
+        if let Some(solver) = &beside {
+            let board = &board;
+            let solver_thread = thread::Builder::new()
+                .name("menhir-tinue".into())
+                .spawn_scoped(scope, move || {
+                    solve_beside(solver, pos, style, stop, board, out);
+                });
+            if let Err(e) = solver_thread {
+                log::warn!("cannot start the solver beside the search: {e}");
+            }
+        }
         let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
         // A bug in the search must not cost the GUI its `bestmove` (it would wait forever).
         catch_unwind(AssertUnwindSafe(|| {
             searcher.search(pos, limits, stop, &mut |info| {
                 let line = format_info(info, style, pos.size());
-                out(&line);
-                last_line = line;
+                if beside.is_none() || board.offer(Proof::of_info(info), || out(&line)) {
+                    if beside.is_none() {
+                        out(&line);
+                    }
+                    last_line = line;
+                }
             })
         }))
-    };
+    });
     // UCI: under `go infinite` the engine answers only after `stop`, even if it is done early.
     let waited = limits.infinite && !stop.load(Ordering::SeqCst);
     while limits.infinite && !stop.load(Ordering::SeqCst) {
@@ -329,15 +357,25 @@ fn search_thread(
     }
     let best = match outcome {
         Ok(result) => {
+            // The solver's proof, when it is shorter than the search's result.
+            let proof = board
+                .best()
+                .filter(|p| p.beats(Proof::of_info(&result.info).as_ref()));
             // The final line repeats the last report only if other lines may have come between.
-            let final_line = format_info(&result.info, style, pos.size());
+            let final_line = match &proof {
+                Some(p) => p.line(style, pos.size(), &result.info),
+                None => format_info(&result.info, style, pos.size()),
+            };
             if final_line != last_line || waited {
                 out(&final_line);
             }
-            result.best_move.or_else(|| {
-                log::warn!("the search returned no move; playing the first legal one");
-                first_legal_move(pos)
-            })
+            proof
+                .and_then(|p| p.pv.first().copied())
+                .or(result.best_move)
+                .or_else(|| {
+                    log::warn!("the search returned no move; playing the first legal one");
+                    first_legal_move(pos)
+                })
         }
         Err(_) => {
             out("info string error: the search failed (internal error, see stderr); playing the first legal move");
@@ -357,58 +395,98 @@ fn search_thread(
     *busy = false;
 }
 
-/// The body of the `go solved` thread.
+/// The solver beside an analysis search: for at most `BESIDE_TIME` or until `stop`; a proof
+/// goes out unless the search showed as short a one.
+fn solve_beside(
+    solver: &Mutex<Solver>,
+    pos: &Position,
+    style: InfoStyle,
+    stop: &AtomicBool,
+    board: &Board,
+    out: &(dyn Fn(&str) + Sync),
+) {
+    let mut solver = solver.lock().unwrap_or_else(PoisonError::into_inner);
+    let Ok(outcome) = catch_unwind(AssertUnwindSafe(|| {
+        solver.solve(pos, Budget::time(BESIDE_TIME), stop)
+    })) else {
+        log::warn!("the solver beside the search failed (internal error)");
+        return;
+    };
+    log::debug!(
+        "solver beside the search: {:?} ({} nodes)",
+        outcome.verdict,
+        outcome.nodes
+    );
+    if let Some(proof) = Proof::of_outcome(pos, &outcome) {
+        let effort = crate::search::Info {
+            nodes: outcome.nodes,
+            time: outcome.elapsed,
+            hashfull: outcome.hashfull,
+            ..Default::default()
+        };
+        let line = proof.line(style, pos.size(), &effort);
+        board.offer(Some(proof), || out(&line));
+    }
+}
+
+/// The body of the `go solved` thread. After a proof, a search of up to `SHORTEN_NODES` nodes
+/// (within what is left of a time budget) may find a shorter proven line; the shorter is shown.
+#[allow(clippy::too_many_arguments)]
 fn solve_thread(
     solver: &Mutex<Solver>,
     searcher: &Mutex<Searcher>,
     pos: &Position,
     budget: Budget,
+    style: InfoStyle,
     stop: &AtomicBool,
     busy: &Mutex<bool>,
-    out: &dyn Fn(&str),
+    out: &(dyn Fn(&str) + Sync),
 ) {
     let outcome = {
         let mut solver = solver.lock().unwrap_or_else(PoisonError::into_inner);
         catch_unwind(AssertUnwindSafe(|| solver.solve(pos, budget, stop)))
     };
+    // Solved scores are this command's form, whatever the options say.
+    let solved_style = InfoStyle {
+        score_solved: true,
+        ..style
+    };
     let proven = match &outcome {
-        Ok(outcome) => match &outcome.verdict {
-            Verdict::Win { plies, pv, .. } | Verdict::Loss { plies, pv } => {
-                let side = if matches!(outcome.verdict, Verdict::Win { .. }) {
-                    "win"
-                } else {
-                    "loss"
-                };
-                let moves: Vec<String> = pv.iter().map(|m| m.to_ptn()).collect();
-                out(&format!(
-                    "info depth {plies} seldepth {plies} score solved {side} {plies} nodes {} \
-                     nps {} time {} hashfull {} pv {}",
-                    outcome.nodes,
-                    outcome.nps(),
-                    outcome.elapsed.as_millis(),
-                    outcome.hashfull,
-                    moves.join(" ")
-                ));
-                pv.first().copied()
+        Ok(outcome) => match Proof::of_outcome(pos, outcome) {
+            Some(proof) => {
+                let shorter = shorter_by_search(searcher, pos, &proof, budget, outcome, stop);
+                let (proof, effort) = shorter.unwrap_or_else(|| {
+                    let effort = crate::search::Info {
+                        nodes: outcome.nodes,
+                        time: outcome.elapsed,
+                        hashfull: outcome.hashfull,
+                        ..Default::default()
+                    };
+                    (proof, effort)
+                });
+                out(&proof.line(solved_style, pos.size(), &effort));
+                proof.pv.first().copied()
             }
-            Verdict::NoTinue => {
-                out(&format!(
-                    "info string no tinue: disproved, the side to move has no forcing sequence \
-                     of threats to win at once ({} nodes, {} ms)",
-                    outcome.nodes,
-                    outcome.elapsed.as_millis()
-                ));
-                None
-            }
-            Verdict::Unknown | Verdict::Finished => {
-                out(&format!(
-                    "info string no proof: the budget ended before a proof or a disproof ({} \
-                     nodes, {} ms)",
-                    outcome.nodes,
-                    outcome.elapsed.as_millis()
-                ));
-                None
-            }
+            None => match &outcome.verdict {
+                Verdict::NoTinue => {
+                    out(&format!(
+                        "info string no tinue: disproved, the side to move has no forcing sequence \
+                         of threats to win at once ({} nodes, {} ms)",
+                        outcome.nodes,
+                        outcome.elapsed.as_millis()
+                    ));
+                    None
+                }
+                _ => {
+                    out(&format!(
+                        "info string no proof: the budget ended before a proof or a disproof ({} \
+                         nodes, {} ms)",
+                        outcome.nodes,
+                        outcome.elapsed.as_millis()
+                    ));
+                    None
+                }
+            },
         },
         Err(_) => {
             out("info string error: the solver failed (internal error, see stderr)");
@@ -434,6 +512,37 @@ fn solve_thread(
         None => out("bestmove --"),
     }
     *busy = false;
+}
+
+/// A proven line of the search shorter than the solver's `proof`, with the search's effort,
+/// if one is found within `SHORTEN_NODES` and what is left of `budget`'s time.
+fn shorter_by_search(
+    searcher: &Mutex<Searcher>,
+    pos: &Position,
+    proof: &Proof,
+    budget: Budget,
+    outcome: &Outcome,
+    stop: &AtomicBool,
+) -> Option<(Proof, crate::search::Info)> {
+    if stop.load(Ordering::SeqCst) || proof.plies() <= 1 {
+        return None;
+    }
+    let movetime = match budget.time {
+        Some(t) => Some(t.checked_sub(outcome.elapsed)?),
+        None => None,
+    };
+    let limits = Limits {
+        nodes: Some(SHORTEN_NODES),
+        movetime,
+        ..Limits::default()
+    };
+    let mut searcher = searcher.lock().unwrap_or_else(PoisonError::into_inner);
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        searcher.search(pos, &limits, stop, &mut |_| {})
+    }))
+    .ok()?;
+    let found = Proof::of_info(&result.info)?;
+    (found.win == proof.win && found.plies() < proof.plies()).then_some((found, result.info))
 }
 
 fn first_legal_move(pos: &Position) -> Option<Move> {

@@ -57,6 +57,8 @@ impl Snapshot {
 pub struct Session {
     out: Output,
     options: Options,
+    /// The options this session started with (what `tei` advertises as defaults).
+    defaults: Options,
     /// The size of the current game, from the last `teinewgame`; `position startpos` uses it.
     size: usize,
     position: Position,
@@ -74,10 +76,21 @@ impl Session {
     /// A fresh session that, when `tuning`, also offers every search parameter as an option
     /// (for `menhir spsa`; see [`crate::search::PARAMS`]).
     pub fn with_tuning(out: Output, tuning: bool) -> Session {
-        let options = Options::default();
-        let engine = SearchHandle::new(out.clone(), options.hash_mb, options.threads);
+        Session::with_options(out, tuning, Options::default())
+    }
+
+    /// A fresh session for a GUI client (`menhir serve`): [`Options::for_gui`]'s defaults.
+    pub fn for_gui(out: Output) -> Session {
+        Session::with_options(out, false, Options::for_gui())
+    }
+
+    fn with_options(out: Output, tuning: bool, options: Options) -> Session {
+        let mut engine = SearchHandle::new(out.clone(), options.hash_mb, options.threads);
+        engine.set_score_mate(options.score_mate);
+        engine.set_score_solved(options.score_solved);
         Session {
             out,
+            defaults: options.clone(),
             options,
             size: DEFAULT_SIZE,
             position: Position::start(DEFAULT_SIZE).expect("the default size is valid"),
@@ -153,7 +166,7 @@ impl Session {
     fn identify(&self) {
         self.send(&format!("id name Menhir {}", env!("CARGO_PKG_VERSION")));
         self.send("id author the Menhir developers");
-        for line in Options::advertise(self.tuning) {
+        for line in Options::advertise_with(&self.defaults, self.tuning) {
             self.send(&line);
         }
         self.send("teiok");

@@ -269,7 +269,7 @@ fn serve_connection(stream: TcpStream, peer: SocketAddr, config: &ServeConfig, s
         // The receiver is gone only once the connection is over; the line has nowhere to go.
         let _ = tx.send(line.to_owned());
     });
-    let mut session = Session::new(out.clone());
+    let mut session = Session::for_gui(out.clone());
     let end = session_loop(&mut ws, &mut session, &out, &rx, stop, peer);
     // Stops a running search (its `bestmove` is queued) and waits for it, so the table goes
     // with the session right here, whether or not the client is still there.

@@ -249,3 +249,26 @@ fn a_residual_network_corrects_the_linear_evaluation() {
     bytes[kind_at] = 2;
     assert!(refused(&bytes).contains("kind 2"));
 }
+
+/// Every candidate network kept in `weights/candidates/` (a net that won a match but waits for
+/// its confirmation before it is compiled in) loads, for the size its name gives.
+#[test]
+fn candidate_networks_load_for_the_size_in_their_name() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/candidates");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("weights/candidates exists") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().and_then(|e| e.to_str()) != Some("mhn") {
+            continue;
+        }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let net = Network::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let size = net.size();
+        assert!(
+            name.starts_with(&format!("nnue-{size}x{size}")),
+            "{name} holds a {size}x{size} network"
+        );
+        seen += 1;
+    }
+    assert!(seen > 0, "no candidate network in {}", dir.display());
+}

@@ -27,7 +27,8 @@ enum Command {
     /// Speak TEI over WebSocket for PTN Ninja (ws://127.0.0.1:7731 by default).
     Serve(ServeArgs),
     /// Play on a playtak server as a bot (Menhir or any TEI engine).
-    Playtak(PlaytakArgs),
+    // Boxed: its many flags would make every other variant as large.
+    Playtak(Box<PlaytakArgs>),
     /// Count the positions reached after a number of plies.
     Perft(PerftArgs),
     /// Search a fixed set of positions to a fixed depth; prints nodes and speed.
@@ -63,17 +64,26 @@ enum Command {
 
 fn main() -> ExitCode {
     exit_quietly_when_stdout_closes();
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+    let cli = Cli::try_parse();
+    // The playtak bot runs as a service: its one line per game and its decisions are what the
+    // operator reads (journald keeps stderr), so they show without RUST_LOG.
+    let default_filter = match &cli {
+        Ok(Cli {
+            command: Some(Command::Playtak(_)),
+        }) => "warn,menhir::playtak=info",
+        _ => "warn",
+    };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(default_filter))
         .target(env_logger::Target::Stderr)
         .init();
-    let cli = match Cli::try_parse() {
+    let cli = match cli {
         Ok(cli) => cli,
         Err(error) => return command_line_error(error),
     };
     let outcome = match cli.command.unwrap_or(Command::Tei { tune: false }) {
         Command::Tei { tune } => menhir::tei::run_stdio(tune),
         Command::Serve(args) => menhir::commands::serve(&args),
-        Command::Playtak(args) => menhir::commands::playtak(&args),
+        Command::Playtak(args) => return playtak_exit(menhir::commands::playtak(&args)),
         Command::Perft(args) => menhir::commands::perft(&args),
         Command::Bench(args) => menhir::commands::bench(&args),
         Command::Analyze(args) => menhir::commands::analyze(&args),
@@ -108,6 +118,23 @@ fn tactics_exit(outcome: Result<bool, String>) -> ExitCode {
         Err(message) => {
             eprintln!("menhir: {message}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// `menhir playtak` exits 0 when it stopped as asked (`--max-games`, Ctrl-C, SIGTERM), 2 for
+/// a bad command line (its own checks of the flags, as for clap's), 1 when the run failed.
+fn playtak_exit(outcome: Result<(), menhir::commands::PlaytakError>) -> ExitCode {
+    use menhir::commands::PlaytakError;
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(PlaytakError::CommandLine(message)) => {
+            eprintln!("menhir: {message}");
+            ExitCode::from(2)
+        }
+        Err(PlaytakError::Failed(message)) => {
+            eprintln!("menhir: {message}");
+            ExitCode::FAILURE
         }
     }
 }

@@ -8,93 +8,14 @@
 
 mod playtak_double;
 
-use menhir::core::{starting_reserves, Color, GameRecord, RecordResult};
-use menhir::matchrun::engine::EngineSpec;
-use menhir::playtak::{
-    self, AcceptFilter, Endpoint, EngineChoice, Login, Mode, PlaytakConfig, RunSummary, Seek,
-    SeekColor,
-};
+use menhir::core::{Color, GameRecord, RecordResult};
+use menhir::playtak::{AcceptFilter, Endpoint, EngineChoice, Login, Mode, RunSummary};
+use playtak_double::bot::{config, in_process, misbehave, run, seek, temp_dir, RUN_CAP};
 use playtak_double::{Double, Played, Scenario};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// A guard only: a run that takes this long is hung.
-const RUN_CAP: Duration = Duration::from_secs(240);
-
-fn seek(size: usize, half_komi: i32) -> Seek {
-    let (stones, caps) = starting_reserves(size);
-    Seek {
-        size,
-        time_s: 5,
-        increment_s: 0,
-        color: SeekColor::Any,
-        half_komi,
-        pieces: u32::from(stones),
-        capstones: u32::from(caps),
-        unrated: true,
-        tournament: false,
-        opponent: String::new(),
-    }
-}
-
-fn in_process() -> EngineChoice {
-    EngineChoice::InProcess {
-        hash_mb: 8,
-        threads: 1,
-    }
-}
-
-fn misbehave(mode: &str, at: usize) -> EngineChoice {
-    let cmd = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/engines/misbehave.py")
-        .display()
-        .to_string();
-    let spec: EngineSpec = format!("name=mis,cmd={cmd},args=--mode {mode} --at {at}")
-        .parse()
-        .unwrap();
-    EngineChoice::External(spec)
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("menhir-playtak-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn config(double: &Double, websocket: bool, mode: Mode, engine: EngineChoice) -> PlaytakConfig {
-    PlaytakConfig {
-        endpoint: Endpoint::parse(&double.server_arg(websocket)).unwrap(),
-        login: Login::Guest,
-        client_name: "Menhir-test".into(),
-        mode,
-        engine,
-        accept_draw_below: None,
-        accept_undo: false,
-        ptn_dir: None,
-        max_games: Some(1),
-        // Short, so PINGs and their OKs mix with the game's lines.
-        ping_interval: Duration::from_millis(150),
-        reconnect_initial: Duration::from_millis(50),
-        reconnect_max: Duration::from_millis(400),
-        max_reconnects: Some(20),
-        resume_wait: Duration::from_secs(5),
-        move_margin: Duration::from_millis(100),
-        interrupts: Arc::new(AtomicUsize::new(0)),
-    }
-}
-
-/// Runs the bot on its own thread; panics if it outlives `RUN_CAP`.
-fn run(config: PlaytakConfig) -> Result<RunSummary, String> {
-    let (tx, rx) = mpsc::channel();
-    thread::spawn(move || {
-        let _ = tx.send(playtak::run(config));
-    });
-    rx.recv_timeout(RUN_CAP).expect("the bot hung")
-}
 
 /// Each summary game agrees with the double's record, and its PTN file (when written) replays
 /// to the same plies and result.
@@ -249,7 +170,8 @@ fn the_binary_logs_in_with_the_password_from_the_environment_or_fails_clearly() 
         ]);
         let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/misbehave.py");
         c.arg(format!("cmd={}", engine.display()));
-        c.env("PLAYTAK_PASSWORD", pw).env("RUST_LOG", "info");
+        // debug: every line sent is logged, so the masking of the password is put to the test.
+        c.env("PLAYTAK_PASSWORD", pw).env("RUST_LOG", "debug");
         c
     };
     let out = base("wrong-pw").output().unwrap();
@@ -270,13 +192,14 @@ fn the_binary_logs_in_with_the_password_from_the_environment_or_fails_clearly() 
         .received()
         .contains(&"Login menhirbot secret-pw".to_string()));
     assert_eq!(double.games().len(), 1);
+    assert!(stderr.contains("> Login menhirbot ********"), "{stderr}");
     // Without a password source the command line is refused before connecting.
     let out = Command::new(bin)
         .args(["playtak", "--server", "127.0.0.1:9", "--user", "x"])
         .env_remove("PLAYTAK_PASSWORD")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "a bad command line");
     assert!(String::from_utf8_lossy(&out.stderr).contains("PLAYTAK_PASSWORD"));
 }
 
@@ -447,7 +370,7 @@ fn ctrl_c_stops_after_the_game_and_twice_resigns_at_once() {
                 .extend(["--delay-ms".to_string(), "100".to_string()]);
         }
         cfg.max_games = None;
-        let interrupts = cfg.interrupts.clone();
+        let stop = cfg.stop.clone();
         let observed = double.observed.clone();
         thread::spawn(move || {
             let start = Instant::now();
@@ -456,7 +379,7 @@ fn ctrl_c_stops_after_the_game_and_twice_resigns_at_once() {
             }
             thread::sleep(Duration::from_millis(150));
             for _ in 0..presses {
-                interrupts.fetch_add(1, Ordering::SeqCst);
+                stop.interrupt();
                 thread::sleep(Duration::from_millis(60));
             }
         });
@@ -515,10 +438,13 @@ fn an_unreachable_server_is_retried_then_given_up() {
 }
 
 #[test]
-fn bad_command_lines_fail_with_one_line_before_connecting() {
+fn bad_command_lines_fail_with_one_line_and_status_2_before_connecting() {
     let bin = env!("CARGO_BIN_EXE_menhir");
-    // 127.0.0.1:9 (discard) is never reached: each case fails while checking its flags.
+    // 127.0.0.1:9 (discard) is never reached: each case fails while checking its flags, as
+    // clap's own errors (the first two) or the bot's checks (the rest), with the same status.
     for (args, expected) in [
+        (vec!["--no-such-flag"], "--no-such-flag"),
+        (vec!["--size", "six"], "six"),
         (vec!["--server", "wss://playtak.com/ws"], "wss://"),
         (vec!["--server", "no-port"], "HOST:PORT"),
         (vec!["--color", "purple"], "--color"),
@@ -535,6 +461,23 @@ fn bad_command_lines_fail_with_one_line_before_connecting() {
             vec!["--accept", "bob", "--accept-sizes", "2"],
             "--accept-sizes",
         ),
+        (vec!["--on-term", "explode"], "--on-term"),
+        (vec!["--level", "0"], "--level"),
+        (vec!["--level", "10"], "--level"),
+        (vec!["--level", "3", "--engine", "cmd=x"], "--level"),
+        (vec!["--level-seed", "2147483648"], "--level-seed"),
+        (vec!["--ponder", "maybe"], "--ponder"),
+        (vec!["--chat-levels", "1,10"], "--chat-levels"),
+        (
+            vec!["--chat-levels", "1", "--engine", "cmd=x"],
+            "--chat-levels",
+        ),
+        (vec!["--chat", "loud"], "--chat"),
+        (vec!["--chat-sizes", "4,9"], "--chat-sizes"),
+        (
+            vec!["--chat-min-time", "600", "--chat-max-time", "60"],
+            "--chat-min-time",
+        ),
     ] {
         let mut command = Command::new(bin);
         command.arg("playtak");
@@ -547,7 +490,7 @@ fn bad_command_lines_fail_with_one_line_before_connecting() {
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
     }

@@ -92,8 +92,8 @@ fn search_parameters_are_hidden_without_tuning_mode() {
 }
 
 /// The options every session advertises (HalfKomi, Threads, Hash, MultiPV, ScoreMate,
-/// ScoreSolved, EvalFile), before the tuning ones.
-const PUBLIC_OPTIONS: usize = 7;
+/// ScoreSolved, EvalFile, Level, LevelSeed), before the tuning ones.
+const PUBLIC_OPTIONS: usize = 9;
 
 #[test]
 fn tuning_mode_lists_every_parameter_by_flag_or_environment() {

@@ -34,7 +34,7 @@ pub use datagen::DatagenArgs;
 pub use fit_flags::FitFlags;
 pub use matches::MatchArgs;
 pub use perft::{perft, PerftArgs};
-pub use playtak::{playtak, playtak_config, PlaytakArgs, PASSWORD_ENV};
+pub use playtak::{playtak, playtak_config, PlaytakArgs, PlaytakError, PASSWORD_ENV};
 pub use position_args::PositionArgs;
 pub use report::{report, ReportArgs};
 pub use serve::{parse_listen, serve, serve_config, ServeArgs};

@@ -1,15 +1,15 @@
 //! `menhir playtak`: the command line of the playtak bot (see docs/playtak.md). The password
-//! never comes from a flag: `PLAYTAK_PASSWORD` or `--password-file`.
+//! never comes from a flag: `PLAYTAK_PASSWORD` or `--password-file`. Exit statuses: 2 for a
+//! bad command line (as clap gives for its own errors), 1 for a failure while running.
 
 use crate::matchrun::engine::EngineSpec;
 use crate::playtak::{
-    self, AcceptFilter, Endpoint, EngineChoice, Login, Mode, PlaytakConfig, Seek, SeekColor,
-    DEFAULT_SERVER,
+    self, AcceptFilter, ChatConfig, ChatMode, Endpoint, EngineChoice, Login, Mode, OnTerm,
+    PlaytakConfig, Seek, SeekColor, StopRequests, DEFAULT_SERVER,
 };
+use crate::search::level::{FULL_STRENGTH, LEVEL_RANGE, SEED_MAX as LEVEL_SEED_MAX};
 use clap::Args;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 /// The environment variable holding a registered account's password.
@@ -73,6 +73,16 @@ pub struct PlaytakArgs {
     /// Built-in search: threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Built-in search: strength level, 1 (weakest) to 9 (full strength).
+    #[arg(long, default_value_t = crate::search::level::FULL_STRENGTH)]
+    pub level: u32,
+    /// Built-in search: the seed of a level's choices (default: a new one each game).
+    #[arg(long)]
+    pub level_seed: Option<u64>,
+    /// Think on the opponent's time: 'on' or 'off' (default: on for the built-in search at
+    /// full strength, off for --engine).
+    #[arg(long)]
+    pub ponder: Option<String>,
     /// Accept a draw offer when the engine's last score is below this (centi-flats).
     #[arg(long, allow_hyphen_values = true)]
     pub accept_draw_below: Option<i32>,
@@ -94,6 +104,48 @@ pub struct PlaytakArgs {
     /// Milliseconds kept off our own clock for network lag when the engine is told its time.
     #[arg(long, default_value_t = 500)]
     pub move_margin_ms: u64,
+    /// On SIGTERM: 'resign' the current game and quit, or 'abandon' it (disconnect and leave
+    /// it to the server).
+    #[arg(long, default_value = "resign")]
+    pub on_term: String,
+    /// Chat: 'commands' (answer, and take players' wishes for the next game), 'help' (answer
+    /// only) or 'off'.
+    #[arg(long, default_value = "commands")]
+    pub chat: String,
+    /// Chat: the board sizes players may ask for (comma-separated; default all, 3 to 8).
+    #[arg(long, value_delimiter = ',')]
+    pub chat_sizes: Vec<usize>,
+    /// Chat: the shortest time per player players may ask for, in seconds.
+    #[arg(long, default_value_t = 60)]
+    pub chat_min_time: u32,
+    /// Chat: the longest time per player players may ask for, in seconds.
+    #[arg(long, default_value_t = 1800)]
+    pub chat_max_time: u32,
+    /// Chat: the largest increment players may ask for, in seconds.
+    #[arg(long, default_value_t = 30)]
+    pub chat_max_increment: u32,
+    /// Chat: the strength levels players may ask for (comma-separated; default all, 1 to 9;
+    /// none with --engine).
+    #[arg(long, value_delimiter = ',')]
+    pub chat_levels: Vec<u32>,
+    /// Chat: at most one reply per player in this many seconds.
+    #[arg(long, default_value_t = 5)]
+    pub chat_sender_secs: u64,
+    /// Chat: at most this many replies a minute, over all players.
+    #[arg(long, default_value_t = 10)]
+    pub chat_replies_per_minute: usize,
+    /// Chat: how long a seek made for one player stays theirs, in seconds.
+    #[arg(long, default_value_t = 120)]
+    pub chat_hold_secs: u64,
+}
+
+/// Why `menhir playtak` failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlaytakError {
+    /// The flags (or the password source they name) are wrong: nothing was connected. Exit 2.
+    CommandLine(String),
+    /// The run failed: a login or seek refused, an engine that would not start. Exit 1.
+    Failed(String),
 }
 
 fn password(args: &PlaytakArgs) -> Result<String, String> {
@@ -116,10 +168,7 @@ fn password(args: &PlaytakArgs) -> Result<String, String> {
 }
 
 /// Checks the flags into the bot's configuration.
-pub fn playtak_config(
-    args: &PlaytakArgs,
-    interrupts: Arc<AtomicUsize>,
-) -> Result<PlaytakConfig, String> {
+pub fn playtak_config(args: &PlaytakArgs, stop: StopRequests) -> Result<PlaytakConfig, String> {
     let endpoint = Endpoint::parse(&args.server).map_err(|e| format!("bad --server {e}"))?;
     let login = match &args.user {
         Some(name) => Login::User {
@@ -190,6 +239,37 @@ pub fn playtak_config(
     if args.ping_secs == 0 {
         return Err("--ping-secs must be at least 1".into());
     }
+    let on_term = OnTerm::parse(&args.on_term)
+        .ok_or_else(|| format!("bad --on-term '{}': resign or abandon", args.on_term))?;
+    let built_in = matches!(engine, EngineChoice::InProcess { .. });
+    if !LEVEL_RANGE.contains(&args.level) {
+        return Err(format!(
+            "bad --level {}: {} to {FULL_STRENGTH} ({FULL_STRENGTH} is full strength)",
+            args.level,
+            LEVEL_RANGE.start()
+        ));
+    }
+    if !built_in && (args.level != FULL_STRENGTH || args.level_seed.is_some()) {
+        return Err(
+            "--level and --level-seed are for the built-in search; with --engine set the \
+             engine's own options (option.Level=N for Menhir)"
+                .into(),
+        );
+    }
+    if args.level_seed.is_some_and(|seed| seed > LEVEL_SEED_MAX) {
+        return Err(format!("bad --level-seed: at most {LEVEL_SEED_MAX}"));
+    }
+    let ponder = match args
+        .ponder
+        .as_deref()
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        None => built_in,
+        Some("on") => true,
+        Some("off") => false,
+        Some(other) => return Err(format!("bad --ponder '{other}': on or off")),
+    };
     Ok(PlaytakConfig {
         endpoint,
         login,
@@ -206,21 +286,77 @@ pub fn playtak_config(
         max_reconnects: None,
         resume_wait: Duration::from_secs(5),
         move_margin: Duration::from_millis(args.move_margin_ms),
-        interrupts,
+        stop,
+        on_term,
+        chat: chat_config(args, built_in)?,
+        ponder,
+        level: args.level,
+        level_seed: args.level_seed,
     })
 }
 
-/// Runs the bot: Ctrl-C once stops after the current game, twice resigns and stops at once.
-pub fn playtak(args: &PlaytakArgs) -> Result<(), String> {
-    let interrupts = Arc::new(AtomicUsize::new(0));
-    let config = playtak_config(args, interrupts.clone())?;
-    ctrlc::set_handler(move || {
-        interrupts.fetch_add(1, Ordering::SeqCst);
-    })
-    .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))?;
-    let summary = playtak::run(config)?;
+/// The chat flags, checked (levels are offered only with the built-in search).
+fn chat_config(args: &PlaytakArgs, built_in: bool) -> Result<ChatConfig, String> {
+    let mode = ChatMode::parse(&args.chat)
+        .ok_or_else(|| format!("bad --chat '{}': commands, help or off", args.chat))?;
+    let mut config = ChatConfig {
+        mode,
+        min_time_s: args.chat_min_time,
+        max_time_s: args.chat_max_time,
+        max_increment_s: args.chat_max_increment,
+        per_sender: Duration::from_secs(args.chat_sender_secs),
+        max_replies: args.chat_replies_per_minute,
+        window: Duration::from_secs(60),
+        hold: Duration::from_secs(args.chat_hold_secs),
+        ..ChatConfig::default()
+    };
+    if !args.chat_sizes.is_empty() {
+        if let Some(size) = args.chat_sizes.iter().find(|s| !(3..=8).contains(*s)) {
+            return Err(format!("bad --chat-sizes: {size} is not 3 to 8"));
+        }
+        config.sizes = args.chat_sizes.clone();
+    }
+    if !built_in {
+        if !args.chat_levels.is_empty() {
+            return Err("--chat-levels is for the built-in search, not --engine".into());
+        }
+        config.levels.clear();
+    } else if !args.chat_levels.is_empty() {
+        if let Some(level) = args.chat_levels.iter().find(|l| !LEVEL_RANGE.contains(*l)) {
+            return Err(format!(
+                "bad --chat-levels: {level} is not {} to {FULL_STRENGTH}",
+                LEVEL_RANGE.start()
+            ));
+        }
+        config.levels = args.chat_levels.clone();
+    }
+    if config.min_time_s == 0 || config.min_time_s > config.max_time_s {
+        return Err(format!(
+            "bad --chat-min-time {} and --chat-max-time {}: need 1 <= min <= max",
+            config.min_time_s, config.max_time_s
+        ));
+    }
+    if config.hold.is_zero() {
+        return Err("--chat-hold-secs must be at least 1".into());
+    }
+    Ok(config)
+}
+
+/// Runs the bot: Ctrl-C once stops after the current game, twice resigns and stops at once;
+/// SIGTERM resigns (or abandons) the current game and stops at once.
+pub fn playtak(args: &PlaytakArgs) -> Result<(), PlaytakError> {
+    let stop = StopRequests::default();
+    let config = playtak_config(args, stop.clone()).map_err(PlaytakError::CommandLine)?;
+    stop.install_signal_handlers()
+        .map_err(PlaytakError::Failed)?;
+    let summary = playtak::run(config).map_err(PlaytakError::Failed)?;
+    let finished = summary
+        .games
+        .iter()
+        .filter(|g| g.result != crate::core::RecordResult::Unfinished)
+        .count();
     eprintln!(
-        "menhir: playtak: {} games played over {} connections",
+        "menhir: playtak: {} games ({finished} finished) over {} connections",
         summary.games.len(),
         summary.connections
     );

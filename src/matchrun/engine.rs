@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 pub const STARTUP_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long `quit` may take before the process is killed.
 const QUIT_WAIT: Duration = Duration::from_millis(500);
+/// How often an abortable `go` asks whether it is still wanted.
+const ABORT_POLL: Duration = Duration::from_millis(50);
+/// How long an aborted search may take to answer `stop` before the process is killed.
+const STOP_WAIT: Duration = Duration::from_secs(2);
 
 /// An engine as given on the command line:
 /// `name=new,cmd=target/release/menhir,args=tei --flag,option.Hash=64`.
@@ -114,6 +118,9 @@ pub struct Reply {
     pub eval: Option<Eval>,
     /// Wall time from sending `position` to reading `bestmove`.
     pub elapsed: Duration,
+    /// The reply the engine expects: `bestmove X ponder Y`'s `Y`, else the second move of the
+    /// last `info … pv` line (what a pondering bot searches on the opponent's time).
+    pub ponder: Option<String>,
 }
 
 /// A running process with its input and a channel of output lines (each stamped on arrival).
@@ -360,22 +367,61 @@ impl ChildEngine {
     /// Sends `position` and `go`, and waits for `bestmove` at most `limit`; a silent engine is
     /// killed at the limit.
     pub fn go(&mut self, position: &str, go: &str, limit: Duration) -> Result<Reply, EngineError> {
+        self.go_abortable(position, go, limit, &|| false)
+    }
+
+    /// As [`ChildEngine::go`], but `aborted` is asked every 50 ms: once it says yes, the engine
+    /// is sent `stop` and given 2 s to answer before it is killed, so whoever waits on the
+    /// search (the playtak bot told to terminate) is not held for the rest of a long think.
+    pub fn go_abortable(
+        &mut self,
+        position: &str,
+        go: &str,
+        limit: Duration,
+        aborted: &dyn Fn() -> bool,
+    ) -> Result<Reply, EngineError> {
         self.with_process(|p| {
             let start = Instant::now();
-            let deadline = start + limit;
+            let mut deadline = start + limit;
+            let mut stopped = false;
             p.send(position)?;
             p.send(go)?;
             let mut eval = None;
-            let (at, line) = p.wait_for("bestmove", deadline, |line| {
-                if let Some(e) = parse_info(line) {
-                    eval = Some(e);
+            let mut expected = None;
+            loop {
+                let until = deadline.min(Instant::now() + ABORT_POLL);
+                let answer = p.wait_for("bestmove", until, |line| {
+                    if let Some(e) = parse_info(line) {
+                        eval = Some(e);
+                    }
+                    if let Some(reply) = pv_second(line) {
+                        expected = reply;
+                    }
+                });
+                match answer {
+                    Ok((at, line)) => {
+                        let words: Vec<&str> = line.split_whitespace().collect();
+                        let ponder = match words.get(2..4) {
+                            Some(["ponder", reply]) => Some(reply.to_string()),
+                            _ => expected,
+                        };
+                        return Ok(Reply {
+                            bestmove: words.get(1).unwrap_or(&"").to_string(),
+                            eval,
+                            elapsed: at.saturating_duration_since(start),
+                            ponder,
+                        });
+                    }
+                    Err(EngineError::Timeout(_)) if Instant::now() < deadline => {
+                        if !stopped && aborted() {
+                            p.send("stop")?;
+                            stopped = true;
+                            deadline = deadline.min(Instant::now() + STOP_WAIT);
+                        }
+                    }
+                    Err(e) => return Err(e),
                 }
-            })?;
-            Ok(Reply {
-                bestmove: line.split_whitespace().nth(1).unwrap_or("").to_string(),
-                eval,
-                elapsed: at.saturating_duration_since(start),
-            })
+            }
         })
     }
 
@@ -393,6 +439,17 @@ impl Drop for ChildEngine {
             process.stop(true);
         }
     }
+}
+
+/// For an `info` line with a `pv`: `Some` of its second move (`None` inside when the line is
+/// one move long); `None` for other lines.
+pub fn pv_second(line: &str) -> Option<Option<String>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+        return None;
+    }
+    let at = words.iter().position(|w| *w == "pv")?;
+    Some(words.get(at + 2).map(|w| w.to_string()))
 }
 
 /// The score and depth of an `info` line with `score cp` (other lines give `None`, as in
@@ -419,6 +476,18 @@ fn parse_info(line: &str) -> Option<Eval> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_expected_reply_is_the_pvs_second_move() {
+        assert_eq!(
+            pv_second("info depth 3 score cp 5 pv a1 b2 c3"),
+            Some(Some("b2".into()))
+        );
+        assert_eq!(pv_second("info depth 1 score cp 5 pv a1"), Some(None));
+        assert_eq!(pv_second("info string pv a1 b2"), None);
+        assert_eq!(pv_second("info depth 1 score cp 5"), None);
+        assert_eq!(pv_second("bestmove a1 ponder b2"), None);
+    }
 
     #[test]
     fn parses_engine_specs() {

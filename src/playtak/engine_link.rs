@@ -2,8 +2,14 @@
 //! (and pinged) while it thinks. Either Menhir's own search in-process (a `tei::Session` whose
 //! output lines come back through a channel) or any TEI engine as a child process
 //! (`matchrun::engine::Engine`, restarted after a crash). Every wait has a deadline.
+//!
+//! Pondering: on the opponent's time the worker searches the position after the reply the
+//! engine expects (`go infinite`), until the bot wants something else; it then sends `stop`
+//! and waits at most [`STOP_GRACE`] for the `bestmove`, which is thrown away. What it gains
+//! is a warm engine: the built-in search keeps its table between searches, and a TEI engine
+//! keeps whatever it keeps.
 
-use crate::matchrun::engine::{ChildEngine, EngineSpec};
+use crate::matchrun::engine::{pv_second, ChildEngine, EngineSpec};
 use crate::tei::{Output, Session};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -13,8 +19,11 @@ use std::time::{Duration, Instant};
 
 /// How long a new game's `isready` may take (the in-process engine allocates its table then).
 const READY_TIMEOUT: Duration = Duration::from_secs(20);
-/// How long a search told to stop may take to write its `bestmove`.
-const STOP_GRACE: Duration = Duration::from_secs(2);
+/// How long a search told to stop (a ponder search when the opponent's move comes) may take
+/// to write its `bestmove`.
+pub const STOP_GRACE: Duration = Duration::from_secs(2);
+/// Longer than any opponent thinks: a ponder search is stopped by the bot, not by this.
+const PONDER_LIMIT: Duration = Duration::from_secs(24 * 3600);
 
 /// Which engine plays.
 #[derive(Clone, Debug, PartialEq)]
@@ -37,6 +46,38 @@ pub struct Thought {
     pub bestmove: String,
     /// The last `score cp` (mate scores as ±100000), from the mover's side.
     pub score_cp: Option<i32>,
+    /// The reply the engine expects (PTN, unchecked), to ponder on.
+    pub ponder: Option<String>,
+}
+
+/// How a ponder search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pondered {
+    /// Whether the engine was sent `go infinite` (not when the bot wanted something else
+    /// before the worker got to it).
+    pub searched: bool,
+    /// `info` lines the search wrote (the built-in search's only; 0 for a TEI engine).
+    pub infos: u32,
+    /// From the moment the bot wanted something else to the search's `bestmove`.
+    pub stop_took: Duration,
+}
+
+/// Who plays at what strength: `Level` and `LevelSeed` for the built-in search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strength {
+    /// 1 to `search::level::FULL_STRENGTH`.
+    pub level: u32,
+    /// The seed of the level's choices.
+    pub seed: u64,
+}
+
+impl Default for Strength {
+    fn default() -> Strength {
+        Strength {
+            level: crate::search::level::FULL_STRENGTH,
+            seed: 0,
+        }
+    }
 }
 
 /// One request to the worker.
@@ -44,12 +85,17 @@ enum Job {
     NewGame {
         size: usize,
         half_komi: i32,
+        strength: Strength,
     },
     Think {
         tag: u64,
         position: String,
         go: String,
         limit: Duration,
+    },
+    Ponder {
+        tag: u64,
+        position: String,
     },
 }
 
@@ -59,6 +105,8 @@ pub enum Done {
     Ready(Result<(), String>),
     /// The answer to the think request with this tag.
     Thought(u64, Result<Thought, String>),
+    /// The end of the ponder search with this tag.
+    Pondered(u64, Result<Pondered, String>),
 }
 
 /// The worker thread and its channels.
@@ -82,9 +130,11 @@ impl EngineLink {
         let worker = thread::spawn(move || {
             for job in job_rx {
                 let answer = match job {
-                    Job::NewGame { size, half_komi } => {
-                        Done::Ready(backend.new_game(size, half_komi))
-                    }
+                    Job::NewGame {
+                        size,
+                        half_komi,
+                        strength,
+                    } => Done::Ready(backend.new_game(size, half_komi, strength)),
                     Job::Think {
                         tag,
                         position,
@@ -93,6 +143,10 @@ impl EngineLink {
                     } => {
                         let aborted = || worker_wanted.load(Ordering::SeqCst) != tag;
                         Done::Thought(tag, backend.think(&position, &go, limit, &aborted))
+                    }
+                    Job::Ponder { tag, position } => {
+                        let aborted = || worker_wanted.load(Ordering::SeqCst) != tag;
+                        Done::Pondered(tag, backend.ponder(&position, &aborted))
                     }
                 };
                 if done_tx.send(answer).is_err() {
@@ -116,16 +170,27 @@ impl EngineLink {
             .ok_or_else(|| "the engine worker has stopped".to_string())
     }
 
-    /// Sets up a new game and waits for it (bounded).
-    pub fn new_game(&mut self, size: usize, half_komi: i32) -> Result<(), String> {
+    /// Sets up a new game and waits for it (bounded). `strength` is for the built-in search;
+    /// a TEI engine plays as its `--engine` options say.
+    pub fn new_game(
+        &mut self,
+        size: usize,
+        half_komi: i32,
+        strength: Strength,
+    ) -> Result<(), String> {
         self.abort();
-        self.send(Job::NewGame { size, half_komi })?;
+        self.send(Job::NewGame {
+            size,
+            half_komi,
+            strength,
+        })?;
         let deadline = Instant::now() + READY_TIMEOUT * 2;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.done.recv_timeout(left) {
                 Ok(Done::Ready(result)) => return result,
-                Ok(Done::Thought(..)) => continue, // a stale search finishing
+                // A stale search or ponder finishing.
+                Ok(Done::Thought(..) | Done::Pondered(..)) => continue,
                 Err(_) => return Err("the engine did not get ready in time".into()),
             }
         }
@@ -146,6 +211,13 @@ impl EngineLink {
             go,
             limit,
         })
+    }
+
+    /// Searches `position` (the opponent's move expected, or to come) until anything else is
+    /// asked for; the end comes from [`EngineLink::poll`] as `Done::Pondered` with the tag.
+    pub fn ponder(&mut self, tag: u64, position: String) -> Result<(), String> {
+        self.wanted.store(tag, Ordering::SeqCst);
+        self.send(Job::Ponder { tag, position })
     }
 
     /// Tells a running search to stop (its answer will be stale).
@@ -236,10 +308,12 @@ impl Backend {
         error.map_or(Ok(()), Err)
     }
 
-    fn new_game(&mut self, size: usize, half_komi: i32) -> Result<(), String> {
+    fn new_game(&mut self, size: usize, half_komi: i32, strength: Strength) -> Result<(), String> {
         match self {
             Backend::InProcess { session, .. } => {
                 session.handle_line("stop");
+                session.handle_line(&format!("setoption name Level value {}", strength.level));
+                session.handle_line(&format!("setoption name LevelSeed value {}", strength.seed));
                 session.handle_line(&format!("teinewgame size {size} halfkomi {half_komi}"));
                 self.wait_ready()
             }
@@ -280,12 +354,16 @@ impl Backend {
                 session.handle_line(go);
                 let start = Instant::now();
                 let mut score_cp = None;
+                let mut ponder = None;
                 let mut stopped_at: Option<Instant> = None;
                 loop {
                     match lines.recv_timeout(Duration::from_millis(20)) {
                         Ok(line) => {
                             if let Some(score) = info_score(&line) {
                                 score_cp = Some(score);
+                            }
+                            if let Some(reply) = pv_second(&line) {
+                                ponder = reply;
                             }
                             if let Some(rest) = line.strip_prefix("bestmove") {
                                 if stopped_at.is_some() && start.elapsed() > limit {
@@ -294,6 +372,7 @@ impl Backend {
                                 return Ok(Thought {
                                     bestmove: rest.trim().to_string(),
                                     score_cp,
+                                    ponder,
                                 });
                             }
                             if line.starts_with("info string error") {
@@ -322,10 +401,13 @@ impl Backend {
                     return Err("stale search skipped".into());
                 }
                 let start = Instant::now();
-                match engine.go(position, go, limit) {
+                // Abortable, so a search nobody wants any more (the game ended, the bot was
+                // told to terminate) does not hold the worker for the rest of its time.
+                match engine.go_abortable(position, go, limit, aborted) {
                     Ok(reply) => Ok(Thought {
                         bestmove: reply.bestmove,
                         score_cp: reply.eval.map(|e| e.score_cp),
+                        ponder: reply.ponder,
                     }),
                     Err(first) if !aborted() => {
                         // A crash costs a restart and one more try within the same time.
@@ -336,10 +418,11 @@ impl Backend {
                         }
                         engine
                             .new_game(*size)
-                            .and_then(|_| engine.go(position, go, left))
+                            .and_then(|_| engine.go_abortable(position, go, left, aborted))
                             .map(|reply| Thought {
                                 bestmove: reply.bestmove,
                                 score_cp: reply.eval.map(|e| e.score_cp),
+                                ponder: reply.ponder,
                             })
                             .map_err(|e| format!("engine '{}' {e} (after a restart)", spec.name))
                     }
@@ -347,6 +430,80 @@ impl Backend {
                 }
             }
         }
+    }
+
+    /// `go infinite` on `position` until `aborted`, then `stop`; the search's answer is thrown
+    /// away. Errs when the engine would not search or stop (a TEI engine that does not stop
+    /// within `STOP_GRACE` is killed, and started again for the next request).
+    fn ponder(&mut self, position: &str, aborted: &dyn Fn() -> bool) -> Result<Pondered, String> {
+        // When the bot first wanted something else, as this search saw it.
+        let noticed = std::cell::Cell::new(None::<Instant>);
+        let watch = || {
+            let now_aborted = aborted();
+            if now_aborted && noticed.get().is_none() {
+                noticed.set(Some(Instant::now()));
+            }
+            now_aborted
+        };
+        if watch() {
+            return Ok(Pondered {
+                searched: false,
+                infos: 0,
+                stop_took: Duration::ZERO,
+            });
+        }
+        let mut infos = 0;
+        let ended = match self {
+            Backend::InProcess { session, lines } => {
+                while lines.try_recv().is_ok() {}
+                session.handle_line(position);
+                session.handle_line("go infinite");
+                let mut stopped = false;
+                loop {
+                    match lines.recv_timeout(Duration::from_millis(20)) {
+                        Ok(line) if line.starts_with("bestmove") => break Ok(()),
+                        Ok(line)
+                            if line.starts_with("info ") && !line.starts_with("info string") =>
+                        {
+                            infos += 1
+                        }
+                        Ok(line) if line.starts_with("info string error") => {
+                            break Err(format!("the engine refused to ponder: {line}"))
+                        }
+                        Ok(_) | Err(RecvTimeoutError::Timeout) => {}
+                        Err(RecvTimeoutError::Disconnected) => {
+                            break Err("the in-process engine has gone".into())
+                        }
+                    }
+                    if !stopped && watch() {
+                        session.handle_line("stop");
+                        stopped = true;
+                    }
+                    if noticed.get().is_some_and(|t| t.elapsed() > STOP_GRACE) {
+                        break Err("the engine did not stop pondering".into());
+                    }
+                }
+            }
+            Backend::External {
+                spec, engine, size, ..
+            } => match engine.go_abortable(position, "go infinite", PONDER_LIMIT, &watch) {
+                Ok(_) => Ok(()),
+                Err(e) => {
+                    // Killed (or crashed): start it again for the next request.
+                    let restarted = engine.new_game(*size);
+                    Err(format!(
+                        "engine '{}' {e} while pondering{}",
+                        spec.name,
+                        if restarted.is_ok() { "; restarted" } else { "" }
+                    ))
+                }
+            },
+        };
+        ended.map(|()| Pondered {
+            searched: true,
+            infos,
+            stop_took: noticed.get().map_or(Duration::ZERO, |t| t.elapsed()),
+        })
     }
 
     fn quit(&mut self) {

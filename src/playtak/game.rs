@@ -8,6 +8,7 @@ use crate::core::komi_text;
 use crate::core::{
     starting_reserves, Color, GameRecord, Move, Position, RecordResult, RecordedPly,
 };
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// A game in progress.
@@ -32,6 +33,17 @@ pub struct Game {
     pub last_score: Option<i32>,
     /// The date the game started, for the PTN.
     pub date: String,
+    /// The strength level the engine plays this game at.
+    pub level: u32,
+    /// The opponent's reply our engine expects after our last move (checked legal).
+    pub expected_reply: Option<Move>,
+    /// Searches on the opponent's time so far, the `info` lines they wrote (built-in search),
+    /// and the longest any took to stop.
+    pub ponders: u32,
+    /// See `ponders`.
+    pub ponder_infos: u32,
+    /// See `ponders`.
+    pub ponder_stop_max: Duration,
 }
 
 impl Game {
@@ -61,6 +73,11 @@ impl Game {
             generation: 0,
             last_score: None,
             date: today(),
+            level: crate::search::level::FULL_STRENGTH,
+            expected_reply: None,
+            ponders: 0,
+            ponder_infos: 0,
+            ponder_stop_max: Duration::ZERO,
         })
     }
 
@@ -98,6 +115,16 @@ impl Game {
     pub fn apply(&mut self, mv: Move) {
         self.position.do_move(mv);
         self.plies.push(mv);
+        self.expected_reply = None;
+    }
+
+    /// Plays our move, remembering the reply the engine expects (`ponder`, PTN) if it is legal
+    /// after it.
+    pub fn apply_ours(&mut self, mv: Move, ponder: Option<&str>) {
+        self.apply(mv);
+        self.expected_reply = ponder
+            .and_then(|text| self.position.parse_move(text).ok())
+            .filter(|&reply| self.position.is_legal(reply));
     }
 
     /// Takes back the last ply (the server's `Undo`).
@@ -148,6 +175,18 @@ impl Game {
         text
     }
 
+    /// What to search on the opponent's time: the position after the reply the engine expects,
+    /// or, with none expected, the position the opponent moves in (its replies fill the table
+    /// just as well).
+    pub fn ponder_command(&self) -> String {
+        let mut text = self.position_command();
+        if let Some(reply) = self.expected_reply {
+            text.push(' ');
+            text.push_str(&reply.to_ptn());
+        }
+        text
+    }
+
     /// `go wtime .. btime .. winc .. binc ..`, with our own clock cut by `margin` for the
     /// network, and how long the engine may take before its move is late.
     pub fn go_command(&self, margin: Duration) -> (String, Duration) {
@@ -160,6 +199,26 @@ impl Game {
             clocks[0], clocks[1]
         );
         (go, ours + Duration::from_secs(1))
+    }
+
+    /// Writes the record with `result` as `DIR/playtak-DATE-GAME-WHITE-vs-BLACK.ptn`.
+    pub fn write_ptn(
+        &self,
+        dir: &Path,
+        result: RecordResult,
+        site: &str,
+    ) -> Result<PathBuf, String> {
+        let path = dir.join(format!(
+            "playtak-{}-{}-{}-vs-{}.ptn",
+            self.date.replace('.', ""),
+            self.id(),
+            self.start.white,
+            self.start.black
+        ));
+        std::fs::create_dir_all(dir)
+            .and_then(|_| std::fs::write(&path, self.record(result, site).to_string()))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(path)
     }
 
     /// The PTN record with `result`.
@@ -228,6 +287,27 @@ mod tests {
             ServerLine::parse("Game#7 Time 12 34"),
             ServerLine::Time(7, 12_000, 34_000)
         );
+    }
+
+    #[test]
+    fn the_ponder_position_follows_the_expected_reply_when_it_is_legal() {
+        let mut game = start("Game Start 3 5 bot vs bob white 60 0 21 1");
+        let a1 = game.position.parse_move("a1").unwrap();
+        game.apply_ours(a1, Some("b2"));
+        assert_eq!(game.ponder_command(), "position startpos moves a1 b2");
+        // The expected reply is forgotten once a move is played.
+        game.apply_server_move("P E5").unwrap();
+        assert_eq!(game.expected_reply, None);
+        // An illegal or unreadable reply is not pondered on: the position itself is.
+        let c3 = game.position.parse_move("c3").unwrap();
+        game.apply_ours(c3, Some("e5"));
+        assert_eq!(game.ponder_command(), "position startpos moves a1 e5 c3");
+        game.undo().unwrap();
+        let c3 = game.position.parse_move("c3").unwrap();
+        game.apply_ours(c3, Some("z9"));
+        assert_eq!(game.expected_reply, None);
+        game.apply_ours(game.position.parse_move("d4").unwrap(), None);
+        assert_eq!(game.expected_reply, None);
     }
 
     #[test]

@@ -6,28 +6,40 @@
 //! - [`transport`]: text lines over TCP or WebSocket.
 //! - [`engine_link`]: the engine on a worker thread (in-process search or a TEI child).
 //! - [`session`]: the bot itself: login, seeks, games, draw and undo policy, reconnects.
+//! - [`turns`]: when the engine thinks and ponders, and which of its answers count.
+//! - [`summary`]: a finished game's PTN file, log line and summary.
+//! - [`chat`], [`chat_command`], [`rate_limit`]: answering people, and their wishes for the
+//!   next game within the operator's limits.
+//! - [`stop`]: Ctrl-C and SIGTERM, told apart.
 //!
 //! The protocol follows the server repository's README (USTakAssociation/playtak-api,
 //! `server/README.md`).
 //!
 //! [`Move`]: crate::core::Move
 
+pub mod chat;
+pub mod chat_command;
 pub mod engine_link;
 pub mod game;
 pub mod notation;
 pub mod protocol;
+pub mod rate_limit;
 pub mod session;
+pub mod stop;
+pub mod summary;
 pub mod transport;
+pub mod turns;
 
-pub use engine_link::EngineChoice;
+pub use chat::{ChatConfig, ChatMode};
+pub use engine_link::{EngineChoice, STOP_GRACE};
 pub use notation::{from_server, parse_server_move, to_server};
 pub use protocol::{GameStart, ListedSeek, Seek, SeekColor, ServerLine};
-pub use session::{run, GameSummary, RunSummary};
+pub use session::run;
+pub use stop::{OnTerm, StopRequests};
+pub use summary::{GameSummary, RunSummary};
 pub use transport::Endpoint;
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicUsize;
-use std::sync::Arc;
 use std::time::Duration;
 
 /// The public server's telnet port (the README's production table).
@@ -129,7 +141,7 @@ pub struct PlaytakConfig {
     pub accept_undo: bool,
     /// Where each game's PTN is written.
     pub ptn_dir: Option<PathBuf>,
-    /// Stop after this many games.
+    /// Stop after this many finished games (an unfinished one, `*`, does not count).
     pub max_games: Option<u32>,
     /// Keep-alive interval (`PING`; the README recommends 30 s).
     pub ping_interval: Duration,
@@ -143,6 +155,17 @@ pub struct PlaytakConfig {
     pub resume_wait: Duration,
     /// Time kept off our own clock for the network when telling the engine its time.
     pub move_margin: Duration,
-    /// Ctrl-C count: 1 stops after the game, 2 resigns and stops at once.
-    pub interrupts: Arc<AtomicUsize>,
+    /// Ctrl-C presses (1 stops after the game, 2 resign and stop at once) and SIGTERM.
+    pub stop: StopRequests,
+    /// What SIGTERM does with the current game.
+    pub on_term: OnTerm,
+    /// How the bot answers chat and which wishes it takes.
+    pub chat: ChatConfig,
+    /// Search on the opponent's time (at full strength only).
+    pub ponder: bool,
+    /// The built-in search's strength level, 1 to `search::level::FULL_STRENGTH`, unless a
+    /// player's wish sets another for their game.
+    pub level: u32,
+    /// The seed of a level's choices; `None`: a new one each game.
+    pub level_seed: Option<u64>,
 }

@@ -156,6 +156,15 @@ pub enum ServerLine {
     Nok,
     /// `Message TEXT` or `Error TEXT`: logged.
     Message(String),
+    /// `Tell <NAME> TEXT` (private) or `Shout <NAME> TEXT` (to everyone): a chat line.
+    Chat {
+        /// The sender.
+        from: String,
+        /// What they wrote.
+        text: String,
+        /// `Tell` rather than `Shout`.
+        private: bool,
+    },
     /// Anything else the protocol sends that a bot ignores (chat, lists, counts).
     Other(String),
     /// A line that starts like a known message but does not parse: the reason.
@@ -188,6 +197,9 @@ impl ServerLine {
             ["OK"] => Ok(ServerLine::Ok),
             ["NOK"] => Ok(ServerLine::Nok),
             ["Message", ..] | ["Error", ..] => Ok(ServerLine::Message(line.to_string())),
+            // Sliced after `trim_start`, the line begins with the word itself.
+            ["Tell", ..] => parse_chat(&line.trim_start()["Tell".len()..], true),
+            ["Shout", ..] => parse_chat(&line.trim_start()["Shout".len()..], false),
             ["Game", "Start", rest @ ..] => parse_game_start(rest).map(ServerLine::GameStart),
             ["Seek", "new", rest @ ..] => parse_seek_new(rest).map(ServerLine::SeekNew),
             ["Seek", "remove", id, ..] => num(Some(id), "seek number").map(ServerLine::SeekRemove),
@@ -196,6 +208,25 @@ impl ServerLine {
         };
         parsed.unwrap_or_else(|why| ServerLine::Bad(format!("'{line}': {why}")))
     }
+}
+
+/// ` <NAME> TEXT` after `Tell` or `Shout` (the server puts the sender in angle brackets).
+fn parse_chat(rest: &str, private: bool) -> Result<ServerLine, String> {
+    let rest = rest.trim_start();
+    let inner = rest
+        .strip_prefix('<')
+        .ok_or("a chat line needs '<NAME>' first")?;
+    let (from, text) = inner
+        .split_once('>')
+        .ok_or("a chat line's '<NAME' is not closed")?;
+    if from.is_empty() || from.contains(char::is_whitespace) {
+        return Err(format!("'{from}' is not a sender's name"));
+    }
+    Ok(ServerLine::Chat {
+        from: from.to_string(),
+        text: text.trim().to_string(),
+        private,
+    })
 }
 
 fn parse_game_line(first: &str, rest: &[&str]) -> Result<ServerLine, String> {
@@ -338,6 +369,43 @@ mod tests {
     }
 
     #[test]
+    fn chat_lines_name_their_sender() {
+        assert_eq!(
+            ServerLine::parse("Tell <alice> size 5  clock 10+5"),
+            ServerLine::Chat {
+                from: "alice".into(),
+                text: "size 5  clock 10+5".into(),
+                private: true
+            }
+        );
+        assert_eq!(
+            ServerLine::parse("Shout <Guest12> MenhirBot: help"),
+            ServerLine::Chat {
+                from: "Guest12".into(),
+                text: "MenhirBot: help".into(),
+                private: false
+            }
+        );
+        assert_eq!(
+            ServerLine::parse("Shout <Server> <Server: You have been muted>"),
+            ServerLine::Chat {
+                from: "Server".into(),
+                text: "<Server: You have been muted>".into(),
+                private: false
+            }
+        );
+        // Our own message confirmed, and other rooms: not for the bot.
+        assert!(matches!(
+            ServerLine::parse("Told <alice> hi"),
+            ServerLine::Other(_)
+        ));
+        assert!(matches!(
+            ServerLine::parse("ShoutRoom lobby <bob> hi"),
+            ServerLine::Other(_)
+        ));
+    }
+
+    #[test]
     fn truncated_and_garbled_lines_are_bad_not_panics() {
         for line in [
             "Game Start",
@@ -350,6 +418,12 @@ mod tests {
             "Seek new 1 bob 5 180 5 Q 0 21 1 0 0",
             "Seek remove x",
             "Game#2 Over",
+            "Tell",
+            "Tell alice hi",
+            "Tell <alice hi",
+            "Shout <> hi",
+            "Shout < bob> hi",
+            "\u{3000}Tell <a",
         ] {
             assert!(
                 matches!(ServerLine::parse(line), ServerLine::Bad(_)),

@@ -1,55 +1,36 @@
 //! The bot: connects, logs in, seeks or accepts, plays each game through the engine link, and
 //! answers draw offers and undo requests by policy. A dropped connection is reopened with
 //! back-off and an interrupted game resumed when the server restarts it on login (it sends
-//! `Game Start` again, then every move so far, then the clocks).
+//! `Game Start` again, then every move so far, then the clocks). Chat lines addressed to the
+//! bot are answered through [`Chat`]; Ctrl-C and SIGTERM through [`StopRequests`].
+//!
+//! [`StopRequests`]: super::StopRequests
 
-use super::engine_link::{Done, EngineLink};
+use super::chat::{self, Chat};
+use super::engine_link::{EngineLink, Strength, Thought};
 use super::game::Game;
 use super::notation::to_server;
-use super::protocol::{GameStart, ListedSeek, ServerLine};
+use super::protocol::{GameStart, ListedSeek, Seek, ServerLine};
+use super::summary::{self, RunSummary};
 use super::transport::{Connection, Endpoint};
-use super::{Login, Mode, PlaytakConfig};
+use super::turns::Turns;
+use super::{Login, Mode, OnTerm, PlaytakConfig};
 use crate::core::{Color, GameResult, RecordResult};
+use crate::search::level::SEED_MAX;
 use rand::Rng;
 use std::collections::VecDeque;
-use std::sync::atomic::Ordering;
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// How long a read waits before the loop looks at its engine, clock and Ctrl-C.
 const POLL: Duration = Duration::from_millis(20);
-/// How long a connection attempt (and the WebSocket handshake) may take.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a connection attempt (and the WebSocket handshake) may take: short enough that a
+/// SIGTERM arriving meanwhile still ends the process within its 10 s.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long the server has to answer a login.
 const LOGIN_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long an accepted seek may take to become a game before the bot looks for another.
 const ACCEPT_WAIT: Duration = Duration::from_secs(10);
-
-/// One finished (or abandoned) game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameSummary {
-    /// Game number on the server.
-    pub id: u64,
-    /// Our colour.
-    pub color: Color,
-    /// The opponent.
-    pub opponent: String,
-    /// The result as the PTN writes it.
-    pub result: RecordResult,
-    /// Plies played.
-    pub plies: usize,
-    /// Whether the game was resumed after a dropped connection.
-    pub resumed: bool,
-}
-
-/// What a run did.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RunSummary {
-    /// The games, in order.
-    pub games: Vec<GameSummary>,
-    /// Connections opened (1 when none dropped).
-    pub connections: u32,
-}
 
 /// Why one connection ended.
 enum End {
@@ -80,18 +61,10 @@ enum Ack {
     Accept,
 }
 
-/// A search in flight: which game, position version and ply it is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Ticket {
-    tag: u64,
-    game: u64,
-    generation: u64,
-    ply: usize,
-}
-
 struct Bot {
     config: PlaytakConfig,
-    engine: EngineLink,
+    /// The engine, and the searches asked of it.
+    turns: Turns,
     guest_token: String,
     name: String,
     game: Option<Game>,
@@ -99,11 +72,13 @@ struct Bot {
     resume_pending: bool,
     resume_deadline: Option<Instant>,
     resumed: bool,
-    thinking: Option<Ticket>,
-    next_tag: u64,
     sent: VecDeque<Sent>,
     /// Our seek is on the server (or sent and not refused).
     seek_posted: bool,
+    /// The seek last posted (the operator's, or one a player asked for in chat).
+    posted_seek: Option<Seek>,
+    /// Chat replies, and the wishes players made there.
+    chat: Chat,
     /// A seek we accepted and when, until its game starts (or `ACCEPT_WAIT` passes: someone
     /// else took it).
     accepted: Option<(ListedSeek, Instant)>,
@@ -124,19 +99,20 @@ pub fn run(config: PlaytakConfig) -> Result<RunSummary, String> {
     let guest_token: String = (0..20)
         .map(|_| (b'a' + rng.random_range(0..26u8)) as char)
         .collect();
+    let chat = Chat::new(config.chat.clone());
     let mut bot = Bot {
         config,
-        engine,
+        turns: Turns::new(engine),
         guest_token,
         name: String::new(),
         game: None,
         resume_pending: false,
         resume_deadline: None,
         resumed: false,
-        thinking: None,
-        next_tag: 1,
         sent: VecDeque::new(),
         seek_posted: false,
+        posted_seek: None,
+        chat,
         accepted: None,
         listed: Vec::new(),
         tried: Vec::new(),
@@ -147,7 +123,9 @@ pub fn run(config: PlaytakConfig) -> Result<RunSummary, String> {
     let mut failures = 0u32;
     let mut delay = bot.config.reconnect_initial;
     loop {
-        if bot.finished() || (bot.game.is_none() && bot.interrupts() > 0) {
+        // On SIGTERM the bot leaves even a game that awaits its resumption: it cannot resign a
+        // game the server has not restarted, and it has seconds, not a reconnect's back-off.
+        if bot.finished() || (bot.game.is_none() && bot.interrupts() > 0) || bot.terminated() {
             break;
         }
         let endpoint: &Endpoint = &bot.config.endpoint;
@@ -180,28 +158,40 @@ pub fn run(config: PlaytakConfig) -> Result<RunSummary, String> {
 
 impl Bot {
     fn interrupts(&self) -> usize {
-        self.config.interrupts.load(Ordering::SeqCst)
+        self.config.stop.interrupts()
     }
 
+    fn terminated(&self) -> bool {
+        self.config.stop.terminated()
+    }
+
+    /// `--max-games` counts finished games only: one left unfinished (`*`, the server lost it
+    /// in a restart) was not played out.
     fn finished(&self) -> bool {
+        let played = self
+            .summary
+            .games
+            .iter()
+            .filter(|g| g.result != RecordResult::Unfinished)
+            .count();
         self.config
             .max_games
-            .is_some_and(|max| self.summary.games.len() as u32 >= max)
+            .is_some_and(|max| played as u64 >= u64::from(max))
     }
 
     fn sleep_interruptibly(&self, delay: Duration) {
         let until = Instant::now() + delay;
         let seen = self.interrupts();
-        while Instant::now() < until && self.interrupts() == seen {
+        while Instant::now() < until && self.interrupts() == seen && !self.terminated() {
             thread::sleep(POLL);
         }
     }
 
     fn send(&self, connection: &mut Connection, line: &str) -> Result<(), String> {
         if line.starts_with("Login ") && !line.starts_with("Login Guest") {
-            log::info!("> Login {} ********", self.name_for_login());
+            log::debug!("> Login {} ********", self.name_for_login());
         } else {
-            log::info!("> {line}");
+            log::debug!("> {line}");
         }
         connection.send(line)
     }
@@ -220,10 +210,8 @@ impl Bot {
         self.accepted = None;
         // The server lists every seek again after the login.
         self.listed.clear();
-        if let Some(ticket) = self.thinking.take() {
-            log::debug!("dropping search {ticket:?} of the old connection");
-            self.engine.abort();
-        }
+        // The server restarts a game from its start: searches of the old connection are stale.
+        self.turns.forget();
         if self.game.is_some() {
             self.resume_pending = true;
         }
@@ -251,12 +239,18 @@ impl Bot {
             if Instant::now() > deadline {
                 return Ok(End::Dropped("no answer to the login".into()));
             }
+            if self.terminated() {
+                log::warn!("terminated while logging in: quitting");
+                let _ = self.send(&mut connection, "quit");
+                connection.close();
+                return Ok(End::Quit);
+            }
             let line = match connection.recv() {
                 Ok(Some(line)) => line,
                 Ok(None) => continue,
                 Err(why) => return Ok(End::Dropped(why)),
             };
-            log::debug!("< {line}");
+            log::trace!("< {line}");
             match ServerLine::parse(&line) {
                 ServerLine::LoggedIn(name) => {
                     log::info!("logged in as {name}");
@@ -303,7 +297,7 @@ impl Bot {
             }
             match connection.recv() {
                 Ok(Some(line)) => {
-                    log::debug!("< {line}");
+                    log::trace!("< {line}");
                     if let Some(end) = self.handle(&mut connection, &line)? {
                         return Ok(end);
                     }
@@ -326,6 +320,9 @@ impl Bot {
     }
 
     fn tick_inner(&mut self, connection: &mut Connection) -> Result<Option<End>, Fault> {
+        if self.terminated() {
+            return self.on_term(connection).map(Some);
+        }
         let interrupts = self.interrupts();
         if interrupts > self.interrupts_seen {
             self.interrupts_seen = interrupts;
@@ -339,7 +336,7 @@ impl Bot {
                 ),
                 (_, true) => {
                     log::warn!("interrupted again: resigning and quitting");
-                    self.resign(connection, "interrupted")?;
+                    self.resign_as_asked(connection, "interrupted")?;
                     return self.quit(connection).map(Some);
                 }
             }
@@ -363,20 +360,47 @@ impl Bot {
         if self.game.is_none() && !self.resume_pending {
             self.look_for_game(connection)?;
         }
-        while let Some(done) = self.engine.poll() {
-            if let Done::Thought(tag, answer) = done {
-                self.thought(connection, tag, answer)?;
-                if self.game.is_none() && self.stop_now() {
-                    return self.quit(connection).map(Some);
-                }
+        while let Some(answer) = self.turns.poll(self.game.as_mut()) {
+            self.thought(connection, answer)?;
+            if self.game.is_none() && self.stop_now() {
+                return self.quit(connection).map(Some);
             }
         }
-        self.maybe_think()?;
+        if let (Some(game), false) = (&self.game, self.resume_pending) {
+            self.turns
+                .think(game, self.config.move_margin)
+                .map_err(Fault::Fatal)?;
+            if self.config.ponder {
+                self.turns.ponder(game).map_err(Fault::Fatal)?;
+            }
+        }
         Ok(None)
     }
 
     fn stop_now(&self) -> bool {
-        self.finished() || self.interrupts() > 0
+        self.finished() || self.interrupts() > 0 || self.terminated()
+    }
+
+    /// SIGTERM: leave now. The current game is resigned, or (`--on-term abandon`) left to the
+    /// server by closing the connection without a word, as a crash would.
+    fn on_term(&mut self, connection: &mut Connection) -> Result<End, Fault> {
+        match (&self.game, self.config.on_term) {
+            (None, _) => log::warn!("terminated: quitting"),
+            (Some(game), OnTerm::Resign) => {
+                log::warn!("terminated: resigning game {} and quitting", game.id());
+                self.resign_as_asked(connection, "terminated (SIGTERM)")?;
+            }
+            (Some(game), OnTerm::Abandon) => {
+                log::warn!(
+                    "terminated: leaving game {} to the server and disconnecting",
+                    game.id()
+                );
+                self.end_game(RecordResult::Unfinished, "left to the server on SIGTERM");
+                connection.close();
+                return Ok(End::Quit);
+            }
+        }
+        self.quit(connection)
     }
 
     fn quit(&mut self, connection: &mut Connection) -> Result<End, Fault> {
@@ -410,68 +434,61 @@ impl Bot {
             self.accepted = None;
         }
         self.accept_from_list(connection)?;
-        if let Mode::Seek(seek) = &self.config.mode {
+        if let Mode::Seek(base) = &self.config.mode {
+            let now = Instant::now();
+            if self.chat.expired(now) {
+                self.seek_posted = false;
+            }
             if !self.seek_posted {
-                let command = seek.command();
-                self.send_tracked(connection, &command, Sent::FailOnly(Ack::Seek))?;
+                let seek = self.chat.seek(base, now);
+                self.send_tracked(connection, &seek.command(), Sent::FailOnly(Ack::Seek))?;
+                self.posted_seek = Some(seek);
                 self.seek_posted = true;
             }
         }
         Ok(())
     }
 
-    /// Starts a search when it is our move and none runs for this position.
-    fn maybe_think(&mut self) -> Result<(), Fault> {
-        let Some(game) = &self.game else {
+    /// A `Tell` or `Shout`: answered (as a private `Tell`, which the server confirms with
+    /// `Told`, never `OK`) when it is for the bot and the rate limit allows.
+    fn chat_line(
+        &mut self,
+        connection: &mut Connection,
+        from: &str,
+        text: &str,
+        private: bool,
+    ) -> Result<(), Fault> {
+        let context = chat::Context {
+            base: match &self.config.mode {
+                Mode::Seek(seek) => Some(seek),
+                Mode::Accept(_) => None,
+            },
+            level: self.config.level,
+            in_game: self.game.is_some(),
+            now: Instant::now(),
+        };
+        let Some(answer) = self.chat.message(&self.name, from, text, private, &context) else {
+            log::debug!("chat from {from} not for us or not answered: {text:?}");
             return Ok(());
         };
-        if self.resume_pending || !game.our_turn() {
-            return Ok(());
+        log::info!("chat: {from} wrote {text:?}; answered {:?}", answer.reply);
+        if answer.seek_changed && self.game.is_none() {
+            self.seek_posted = false;
         }
-        let wanted = (game.id(), game.generation, game.plies.len());
-        if let Some(t) = self.thinking {
-            if (t.game, t.generation, t.ply) == wanted {
-                return Ok(());
-            }
-            self.engine.abort();
-        }
-        let (go, limit) = game.go_command(self.config.move_margin);
-        let position = game.position_command();
-        let ticket = Ticket {
-            tag: self.next_tag,
-            game: wanted.0,
-            generation: wanted.1,
-            ply: wanted.2,
-        };
-        self.next_tag += 1;
-        log::debug!("thinking: {position} / {go}");
-        self.engine
-            .think(ticket.tag, position, go, limit)
-            .map_err(Fault::Fatal)?;
-        self.thinking = Some(ticket);
-        Ok(())
+        let line = format!("Tell {from} {}", answer.reply);
+        self.send(connection, &line).map_err(Fault::Dropped)
     }
 
-    /// The engine's answer: play it, or resign if it is illegal, malformed or late.
+    /// The engine's answer for the current position: play it, or resign if it is illegal,
+    /// malformed or late.
     fn thought(
         &mut self,
         connection: &mut Connection,
-        tag: u64,
-        answer: Result<super::engine_link::Thought, String>,
+        answer: Result<Thought, String>,
     ) -> Result<(), Fault> {
-        let Some(ticket) = self.thinking.filter(|t| t.tag == tag) else {
-            log::debug!("dropping a stale engine answer");
-            return Ok(());
-        };
-        self.thinking = None;
         let Some(game) = &mut self.game else {
             return Ok(());
         };
-        if (game.id(), game.generation, game.plies.len())
-            != (ticket.game, ticket.generation, ticket.ply)
-        {
-            return Ok(());
-        }
         let thought = match answer {
             Ok(thought) => thought,
             Err(why) => return self.resign(connection, &why),
@@ -487,16 +504,23 @@ impl Bot {
             }
         };
         let line = format!("Game#{} {}", game.id(), to_server(mv, game.start.size));
-        game.apply(mv);
+        game.apply_ours(mv, thought.ponder.as_deref());
         self.send_tracked(connection, &line, Sent::Acked(Ack::Move))
     }
 
-    /// Resigns the current game and records it as lost.
+    /// Resigns the current game on a fault and records it as lost.
     fn resign(&mut self, connection: &mut Connection, why: &str) -> Result<(), Fault> {
+        if let Some(game) = &self.game {
+            log::error!("resigning game {}: {why}", game.id());
+        }
+        self.resign_as_asked(connection, why)
+    }
+
+    /// Resigns the current game (the caller has said why) and records it as lost.
+    fn resign_as_asked(&mut self, connection: &mut Connection, why: &str) -> Result<(), Fault> {
         let Some(game) = &self.game else {
             return Ok(());
         };
-        log::error!("resigning game {}: {why}", game.id());
         let line = format!("Game#{} Resign", game.id());
         let loss = RecordResult::Game(GameResult::Other(!game.color()));
         self.end_game(loss, why);
@@ -508,44 +532,22 @@ impl Bot {
         let Some(game) = self.game.take() else {
             return;
         };
-        if self.thinking.take().is_some() {
-            self.engine.abort();
-        }
+        self.turns.forget();
         self.resume_pending = false;
         self.resume_deadline = None;
-        log::info!(
-            "game {} against {} over: {result} ({how}), {} plies",
-            game.id(),
-            game.opponent(),
-            game.plies.len()
-        );
-        if let Some(dir) = &self.config.ptn_dir {
-            let site = match &self.config.endpoint {
-                Endpoint::Tcp(s) | Endpoint::WebSocket(s) => format!("playtak {s}"),
-            };
-            let record = game.record(result, &site);
-            let path = dir.join(format!(
-                "playtak-{}-{}-{}-vs-{}.ptn",
-                game.date.replace('.', ""),
-                game.id(),
-                game.start.white,
-                game.start.black
-            ));
-            let written = std::fs::create_dir_all(dir)
-                .and_then(|_| std::fs::write(&path, record.to_string()));
-            match written {
-                Ok(()) => log::info!("wrote {}", path.display()),
-                Err(e) => log::error!("cannot write {}: {e}", path.display()),
-            }
-        }
-        self.summary.games.push(GameSummary {
-            id: game.id(),
-            color: game.color(),
-            opponent: game.opponent().to_string(),
+        let site = match &self.config.endpoint {
+            Endpoint::Tcp(s) | Endpoint::WebSocket(s) => format!("playtak {s}"),
+        };
+        let resumed = std::mem::take(&mut self.resumed);
+        let summary = summary::finish(
+            &game,
             result,
-            plies: game.plies.len(),
-            resumed: std::mem::take(&mut self.resumed),
-        });
+            how,
+            resumed,
+            self.config.ptn_dir.as_deref(),
+            &site,
+        );
+        self.summary.games.push(summary);
         self.seek_posted = false;
     }
 
@@ -657,6 +659,11 @@ impl Bot {
                 self.listed.retain(|l| l.id != id);
             }
             ServerLine::Message(text) => log::info!("server: {text}"),
+            ServerLine::Chat {
+                from,
+                text,
+                private,
+            } => self.chat_line(connection, &from, &text, private)?,
             ServerLine::LoggedIn(_) | ServerLine::Greeting => {}
             ServerLine::LoginFailed(text) => log::warn!("unexpected: {text}"),
             ServerLine::Other(text) => log::debug!("ignored: {text}"),
@@ -670,10 +677,11 @@ impl Bot {
         let which = self.sent.pop_front();
         match which {
             Some(Sent::FailOnly(Ack::Seek)) => {
-                let seek = match &self.config.mode {
-                    Mode::Seek(seek) => seek.command(),
-                    Mode::Accept(_) => String::new(),
-                };
+                let seek = self
+                    .posted_seek
+                    .as_ref()
+                    .map(Seek::command)
+                    .unwrap_or_default();
                 let _ = self.send(connection, "quit");
                 connection.close();
                 Err(Fault::Fatal(format!(
@@ -717,15 +725,27 @@ impl Bot {
             );
             self.end_game(RecordResult::Unfinished, "replaced by another game");
         }
-        let increment = match (&self.config.mode, self.accepted.take()) {
+        let increment = match (&self.posted_seek, self.accepted.take()) {
             (_, Some((accepted, _))) => accepted.seek.increment_s,
-            (Mode::Seek(seek), None) => seek.increment_s,
-            (Mode::Accept(_), None) => 0,
+            (Some(seek), None) => seek.increment_s,
+            (None, None) => 0,
         };
         let id = start.id;
         match Game::new(start, Duration::from_secs(u64::from(increment))) {
-            Ok(game) => {
-                log::info!(
+            Ok(mut game) => {
+                // A player's wish may have set this game's level; else the operator's.
+                game.level = self
+                    .chat
+                    .game_started(game.opponent())
+                    .unwrap_or(self.config.level);
+                let strength = Strength {
+                    level: game.level,
+                    seed: self
+                        .config
+                        .level_seed
+                        .unwrap_or_else(|| rand::rng().random_range(0..=SEED_MAX)),
+                };
+                log::debug!(
                     "game {id} starts: {} vs {}, {}x{}, komi {} half flats, we are {:?}",
                     game.start.white,
                     game.start.black,
@@ -734,7 +754,10 @@ impl Bot {
                     game.start.half_komi,
                     game.color()
                 );
-                if let Err(why) = self.engine.new_game(game.start.size, game.start.half_komi) {
+                let ready = self
+                    .turns
+                    .new_game(game.start.size, game.start.half_komi, strength);
+                if let Err(why) = ready {
                     self.game = Some(game);
                     return self.resign(connection, &why);
                 }
@@ -778,7 +801,7 @@ impl Bot {
             {
                 self.sent.remove(pos);
             }
-            log::info!("seek {} posted", listed.id);
+            log::debug!("seek {} posted", listed.id);
             return Ok(());
         }
         if matches!(self.config.mode, Mode::Accept(_)) {

@@ -19,6 +19,7 @@ mod clock_lag;
 mod correction;
 mod eval;
 mod history;
+pub mod level;
 mod multipv;
 pub mod network;
 mod order;
@@ -167,6 +168,9 @@ pub struct Searcher {
     loaded_networks: [Option<Arc<Network>>; MAX_SIZE + 1],
     /// Completes the lines of proven scores to the end of the game.
     liner: LineCompleter,
+    /// The strength level ([`level::FULL_STRENGTH`]: none) and the seed of its choices.
+    level: u32,
+    level_seed: u64,
 }
 
 fn build_pool(threads: usize) -> rayon::ThreadPool {
@@ -197,6 +201,8 @@ impl Searcher {
             multipv: 1,
             loaded_networks: Default::default(),
             liner: LineCompleter::new(&SearchParams::default()),
+            level: level::FULL_STRENGTH,
+            level_seed: 0,
         }
     }
 
@@ -249,6 +255,13 @@ impl Searcher {
     /// `Info` numbered by `Info::multipv`; the move to play is line 1's.
     pub fn set_multipv(&mut self, lines: usize) {
         self.multipv = lines.clamp(1, MAX_MULTIPV);
+    }
+
+    /// Plays at strength `level` (see [`level`]; [`level::FULL_STRENGTH`] is the engine as it
+    /// is), its choices among near-best moves drawn by `seed` and the position.
+    pub fn set_level(&mut self, level: u32, seed: u64) {
+        self.level = level.clamp(*level::LEVEL_RANGE.start(), *level::LEVEL_RANGE.end());
+        self.level_seed = seed;
     }
 
     /// Switches pruning rules on or off (for A/B self-play and matches; all on by default).
@@ -340,6 +353,24 @@ impl Searcher {
             ..MoveContext::of(pos)
         };
         let time = TimeManager::new(limits, &context, started);
+        // A level below full strength: a node cap and extra root lines to choose among, those
+        // lines kept from the caller, who asked for `self.multipv`.
+        let level = level::spec(self.level);
+        let lines = level.map_or(self.multipv, |l| l.lines.max(self.multipv));
+        let node_limit = match level {
+            Some(l) => Some(limits.nodes.map_or(l.nodes, |n| n.min(l.nodes))),
+            None => limits.nodes,
+        };
+        let mut seen = level::Lines::new(lines);
+        let shown = self.multipv;
+        let mut forward = |info: &Info| {
+            if level.is_some() {
+                seen.record(info);
+            }
+            if info.multipv as usize <= shown {
+                on_info(info);
+            }
+        };
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let done = AtomicBool::new(false);
         let nodes = Arc::clone(&self.nodes);
@@ -355,12 +386,12 @@ impl Searcher {
             stop,
             done: &done,
             nodes: &nodes,
-            node_limit: limits.nodes,
+            node_limit,
             hard_deadline: time.hard_deadline(),
             switches: self.switches,
             params: self.params,
             helper_best: &helper_best,
-            multipv: self.multipv,
+            multipv: lines,
             network: chosen_network(&self.loaded_networks, pos.size()),
         };
         let (main, helpers) = self.workers.split_first_mut().expect("one worker at least");
@@ -398,12 +429,12 @@ impl Searcher {
             if until_stopped && plies_to_result(info.score_cp).is_some() {
                 let key = (info.score_cp, info.pv.clone());
                 if slot.as_ref() != Some(&key) {
-                    on_info(&info);
+                    forward(&info);
                     *slot = Some(key);
                 }
             } else {
                 *slot = None;
-                on_info(&info);
+                forward(&info);
             }
             info
         };
@@ -441,7 +472,16 @@ impl Searcher {
         let mut info = outcome.info;
         // Lazy SMP: a helper that completed a deeper iteration than the main worker wins.
         let (depth, score, pv) = helper_best.into_inner().unwrap_or_else(|e| e.into_inner());
-        if depth > info.depth && !pv.is_empty() {
+        if let Some(spec) = level {
+            // A level plays one of its near-best lines, whatever the helpers found.
+            let seed = level::position_seed(self.level_seed, pos.hash());
+            if let Some((mv, score)) = level::choose(seen.best_set(), &spec, seed) {
+                if best_move != Some(mv) {
+                    best_move = Some(mv);
+                    info.score_cp = score;
+                }
+            }
+        } else if depth > info.depth && !pv.is_empty() {
             best_move = pv.first().copied();
             info.depth = depth;
             info.score_cp = score;

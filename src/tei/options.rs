@@ -1,5 +1,5 @@
 //! The options Menhir advertises after `tei` (HalfKomi, Threads, Hash, MultiPV, ScoreMate,
-//! ScoreSolved),
+//! ScoreSolved, EvalFile, Level, LevelSeed),
 //! their `option` lines, and checking a `setoption` against them. Names compare
 //! case-insensitively.
 //!
@@ -9,6 +9,7 @@
 //! matches). Otherwise those names are unknown options, so a tournament never sees or sets them.
 
 use super::command::{parse_half_komi, HALF_KOMI_RANGE};
+use crate::search::level::{FULL_STRENGTH, LEVEL_RANGE, SEED_MAX};
 use crate::search::{ParamOverrides, PruningSwitches, PARAMS, SWITCHES};
 
 /// Transposition-table size limits in MB.
@@ -19,9 +20,11 @@ pub const HASH_MB_DEFAULT: usize = 64;
 pub const THREADS_RANGE: std::ops::RangeInclusive<usize> = 1..=256;
 /// Lines MultiPV may ask for.
 pub const MULTIPV_RANGE: std::ops::RangeInclusive<usize> = 1..=crate::search::MAX_MULTIPV;
+/// Seeds `LevelSeed` takes.
+pub const LEVEL_SEED_RANGE: std::ops::RangeInclusive<u64> = 0..=SEED_MAX;
 
 /// The names of every option, as advertised.
-const NAMES: [&str; 7] = [
+const NAMES: [&str; 9] = [
     "HalfKomi",
     "Threads",
     "Hash",
@@ -29,6 +32,8 @@ const NAMES: [&str; 7] = [
     "ScoreMate",
     "ScoreSolved",
     "EvalFile",
+    "Level",
+    "LevelSeed",
 ];
 
 /// `EvalFile`'s value that means the compiled-in evaluation at every size.
@@ -57,6 +62,10 @@ pub struct Options {
     pub search_params: ParamOverrides,
     /// The search's pruning switches (set only in tuning mode).
     pub switches: PruningSwitches,
+    /// Strength level, 1 to `FULL_STRENGTH` (the engine as it is; see `search::level`).
+    pub level: u32,
+    /// The seed of a level's choices among near-best moves.
+    pub level_seed: u64,
 }
 
 impl Default for Options {
@@ -70,6 +79,8 @@ impl Default for Options {
             score_solved: false,
             search_params: ParamOverrides::default(),
             switches: PruningSwitches::default(),
+            level: FULL_STRENGTH,
+            level_seed: 0,
         }
     }
 }
@@ -96,6 +107,10 @@ pub enum OptionChange {
     SearchParam(usize, i32),
     /// A pruning switch (tuning mode only): its index in `SWITCHES` and whether it is on.
     Feature(usize, bool),
+    /// `Level`.
+    Level(u32),
+    /// `LevelSeed`.
+    LevelSeed(u64),
 }
 
 impl Options {
@@ -153,6 +168,18 @@ impl Options {
                 defaults.score_solved
             ),
             format!("option name EvalFile type string default {EVAL_FILE_BUILTIN}"),
+            format!(
+                "option name Level type spin default {} min {} max {}",
+                defaults.level,
+                LEVEL_RANGE.start(),
+                LEVEL_RANGE.end()
+            ),
+            format!(
+                "option name LevelSeed type spin default {} min {} max {}",
+                defaults.level_seed,
+                LEVEL_SEED_RANGE.start(),
+                LEVEL_SEED_RANGE.end()
+            ),
         ];
         if tuning {
             lines.extend(PARAMS.iter().map(|p| {
@@ -230,6 +257,18 @@ impl Options {
             "ScoreMate" => check(canonical, value).map(OptionChange::ScoreMate),
             "ScoreSolved" => check(canonical, value).map(OptionChange::ScoreSolved),
             "EvalFile" => Ok(OptionChange::EvalFile),
+            "Level" => spin(
+                canonical,
+                value,
+                i64::from(*LEVEL_RANGE.start())..=i64::from(*LEVEL_RANGE.end()),
+            )
+            .map(|n| OptionChange::Level(n as u32)),
+            "LevelSeed" => spin(
+                canonical,
+                value,
+                *LEVEL_SEED_RANGE.start() as i64..=*LEVEL_SEED_RANGE.end() as i64,
+            )
+            .map(|n| OptionChange::LevelSeed(n as u64)),
             _ => spin_usize(canonical, value, HASH_MB_RANGE).map(OptionChange::Hash),
         }
     }
@@ -246,6 +285,8 @@ impl Options {
             OptionChange::SearchParam(index, value) => self.search_params.set(index, value),
             OptionChange::Feature(index, on) => SWITCHES[index].set(&mut self.switches, on),
             OptionChange::EvalFile => {}
+            OptionChange::Level(level) => self.level = level,
+            OptionChange::LevelSeed(seed) => self.level_seed = seed,
         }
     }
 }
@@ -330,6 +371,27 @@ mod tests {
         assert!(Options::check("Threads", Some("257"), false).is_err());
         assert!(Options::check("Hash", Some("-1"), false).is_err());
         assert!(Options::check("Hash", Some("lots"), false).is_err());
+        assert!(Options::check("Level", Some("0"), false).is_err());
+        assert!(Options::check("Level", Some("10"), false).is_err());
+        assert!(Options::check("LevelSeed", Some("-1"), false).is_err());
+        assert!(Options::check("LevelSeed", Some("2147483648"), false).is_err());
+    }
+
+    #[test]
+    fn level_and_its_seed() {
+        assert_eq!(
+            Options::check("level", Some("1"), false),
+            Ok(OptionChange::Level(1))
+        );
+        assert_eq!(
+            Options::check("LEVELSEED", Some("2147483647"), false),
+            Ok(OptionChange::LevelSeed(2_147_483_647))
+        );
+        let lines = Options::advertise(false);
+        assert!(lines.contains(&"option name Level type spin default 9 min 1 max 9".into()));
+        let mut options = Options::default();
+        options.apply(OptionChange::Level(2));
+        assert_eq!(options.level, 2);
     }
 
     #[test]

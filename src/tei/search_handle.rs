@@ -28,6 +28,8 @@ struct Settings {
     multipv: usize,
     params: ParamOverrides,
     switches: PruningSwitches,
+    level: u32,
+    level_seed: u64,
 }
 
 /// The searcher, its settings and the running search, if any.
@@ -63,6 +65,8 @@ impl SearchHandle {
             multipv: 1,
             params: ParamOverrides::default(),
             switches: PruningSwitches::default(),
+            level: crate::search::level::FULL_STRENGTH,
+            level_seed: 0,
         };
         SearchHandle {
             out,
@@ -101,6 +105,7 @@ impl SearchHandle {
                 s.set_multipv(self.wanted.multipv);
                 s.set_overrides(self.wanted.params);
                 s.set_switches(self.wanted.switches);
+                s.set_level(self.wanted.level, self.wanted.level_seed);
                 self.applied = self.wanted;
                 self.new_game_pending = false;
                 self.searcher.insert(Arc::new(Mutex::new(s)))
@@ -116,6 +121,7 @@ impl SearchHandle {
         searcher.set_multipv(self.wanted.multipv);
         searcher.set_overrides(self.wanted.params);
         searcher.set_switches(self.wanted.switches);
+        searcher.set_level(self.wanted.level, self.wanted.level_seed);
         self.applied = self.wanted;
         if self.new_game_pending {
             searcher.new_game();
@@ -164,6 +170,14 @@ impl SearchHandle {
     /// Switches the search's pruning rules; applied now if idle, else before the next search.
     pub fn set_switches(&mut self, switches: PruningSwitches) {
         self.wanted.switches = switches;
+        self.sync_if_built();
+    }
+
+    /// Plays at strength `level`, its choices drawn by `seed` (see `search::level`); applied now
+    /// if idle, else before the next search.
+    pub fn set_level(&mut self, level: u32, seed: u64) {
+        self.wanted.level = level;
+        self.wanted.level_seed = seed;
         self.sync_if_built();
     }
 

@@ -191,6 +191,9 @@ impl Session {
             }
             OptionChange::Feature(..) => self.engine.set_switches(self.options.switches),
             OptionChange::EvalFile => self.set_eval_file(value.unwrap_or_default()),
+            OptionChange::Level(_) | OptionChange::LevelSeed(_) => self
+                .engine
+                .set_level(self.options.level, self.options.level_seed),
         }
     }
 

@@ -13,6 +13,7 @@ of each game (0 = its first move) it misbehaves as --mode says:
 With --per-position its choice depends only on --seed and the moves so far, not on the games
 it played before, so a game replays exactly whichever process plays it (for sharded matches).
 It prints "pid N" on stderr so a test can check that the process was reaped.
+With --log FILE it appends every line it receives to FILE (to see what a test's client sent).
 Usage: tests/engines/misbehave.py --mode crash --at 2 --seed 7
 """
 import argparse
@@ -29,6 +30,7 @@ parser.add_argument("--at", type=int, default=0)
 parser.add_argument("--delay-ms", type=int, default=0)
 parser.add_argument("--seed", type=int, default=1)
 parser.add_argument("--per-position", action="store_true")
+parser.add_argument("--log", help="append every line received to this file")
 args = parser.parse_args()
 rng = random.Random(args.seed)
 print(f"pid {os.getpid()}", file=sys.stderr, flush=True)
@@ -60,4 +62,4 @@ def go(size, played):
         reply(f"bestmove {move}")
 
 
-serve("misbehave", go)
+serve("misbehave", go, args.log)

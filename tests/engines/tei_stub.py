@@ -1,6 +1,8 @@
 """The TEI loop the test engines share (scripted.py, misbehave.py): the handshake, `isready`,
 `teinewgame`, `position startpos moves ...` and `quit`; each `go` is handed to the engine's own
-function with the board size and the moves played so far."""
+function with the board size and the moves played so far. `go infinite` (pondering) is answered
+only on `stop`, as TEI asks, with the first empty square, so pondering leaves the engine's own
+choices as they were. With `log`, every line received is appended to that file."""
 import sys
 
 
@@ -16,11 +18,15 @@ def empty_squares(size, played):
     return [square for square in squares if square not in occupied]
 
 
-def serve(name, go):
+def serve(name, go, log=None):
     """Answers TEI on stdin until `quit` or end of input; `go(size, played)` answers `go`."""
     size = 5
     played = []
+    pondering = False
     for line in sys.stdin:
+        if log:
+            with open(log, "a") as f:
+                f.write(line.rstrip("\n") + "\n")
         words = line.split()
         if not words:
             continue
@@ -36,7 +42,13 @@ def serve(name, go):
             played = []
         elif command == "position":
             played = words[words.index("moves") + 1:] if "moves" in words else []
+        elif command == "go" and "infinite" in words:
+            pondering = True
         elif command == "go":
             go(size, played)
+        elif command == "stop" and pondering:
+            pondering = False
+            empty = empty_squares(size, played)
+            reply(f"bestmove {empty[0] if empty else '--'}")
         elif command == "quit":
             break

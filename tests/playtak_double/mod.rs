@@ -3,13 +3,18 @@
 //! `Client`, `Protocol`, `Login`/`Login Guest [token]`, `Seek` (V2), `Accept`, `Game Start`,
 //! `Game#N P/M` moves checked by Menhir's core, `Timems`, `OfferDraw`, `RequestUndo`/`Undo`,
 //! `Resign`, `Over`, `PING`/`OK`, `NOK`, `quit`; and, on logging back in during a game, the
-//! game restarted (`Game Start`, every move, the clocks, `Message Your game is resumed`).
+//! game restarted (`Game Start`, every move, the clocks, `Message Your game is resumed`); chat:
+//! scripted `Tell <NAME> TEXT` and `Shout <NAME> TEXT` lines delivered mid-game, and the
+//! client's `Tell NAME TEXT` confirmed with `Told <NAME> TEXT` (the server never answers a
+//! `Tell` with `OK`).
 //! One client at a time, on 127.0.0.1 only, over plain TCP or WebSocket. The opponent inside
 //! plays seeded random legal moves. Its move notation conversion is its own (from the README),
 //! not the library's, so the two check each other.
 #![allow(dead_code)]
 // tungstenite's handshake callback type fixes the size of its error.
 #![allow(clippy::result_large_err)]
+
+pub mod bot;
 
 use menhir::core::{Color, Move, MoveList, Position};
 use rand::rngs::StdRng;
@@ -55,6 +60,14 @@ pub struct Scenario {
     pub max_plies: usize,
     /// The clock each side is shown, in ms.
     pub clock_ms: u64,
+    /// The opponent thinks this long before each move (the client's time to ponder).
+    pub opponent_delay_ms: u64,
+    /// Chat lines (as the server delivers them) sent once the first game reaches this ply.
+    pub chat_at_ply: Option<usize>,
+    pub chat: Vec<String>,
+    /// At the scheduled drop the game is lost too, as in a server restart: it is not
+    /// restarted when the client logs back in, and not recorded.
+    pub forget_game_on_drop: bool,
 }
 
 impl Default for Scenario {
@@ -74,6 +87,10 @@ impl Default for Scenario {
             refuse_accepts: Vec::new(),
             max_plies: 60,
             clock_ms: 5000,
+            opponent_delay_ms: 0,
+            chat_at_ply: None,
+            chat: Vec::new(),
+            forget_game_on_drop: false,
         }
     }
 }
@@ -103,6 +120,8 @@ pub struct Observed {
     pub move_noks: usize,
     /// Games started.
     pub started: usize,
+    /// Connections the client closed (without `quit`) while it had a game.
+    pub dropped_in_game: usize,
 }
 
 pub struct Double {
@@ -133,6 +152,8 @@ impl Double {
                 guest_tokens: Vec::new(),
                 protocol: 0,
                 undo_asked: false,
+                chat_sent: false,
+                hung_up: false,
             };
             while !st.load(Ordering::SeqCst) {
                 match listener.accept() {
@@ -316,6 +337,9 @@ struct Server {
     guest_tokens: Vec<String>,
     protocol: u32,
     undo_asked: bool,
+    chat_sent: bool,
+    /// The double closed this connection itself (a scheduled drop).
+    hung_up: bool,
 }
 
 /// Server text to PTN, as the README describes the server notation.
@@ -420,6 +444,7 @@ const GARBAGE: [&str; 7] = [
 
 impl Server {
     fn serve(&mut self, mut conn: Conn, stop: &AtomicBool) {
+        self.hung_up = false;
         conn.send("Welcome!");
         conn.send("Login or Register");
         let mut logged_in = false;
@@ -428,7 +453,12 @@ impl Server {
             let line = match conn.recv() {
                 Ok(Some(line)) => line,
                 Ok(None) => continue,
-                Err(()) => return,
+                Err(()) => {
+                    if self.game.is_some() && !self.hung_up {
+                        self.observed.lock().unwrap().dropped_in_game += 1;
+                    }
+                    return;
+                }
             };
             self.observed.lock().unwrap().received.push(line.clone());
             let w: Vec<&str> = line.split_whitespace().collect();
@@ -603,6 +633,10 @@ impl Server {
                 ));
                 self.start_game(conn, &seek, client_color);
             }
+            ["Tell", name, ..] if w.len() > 2 => {
+                let text = line.splitn(3, ' ').nth(2).unwrap_or("");
+                conn.send(&format!("Told <{name}> {text}"));
+            }
             ["Accept", n] if self.scenario.refuse_accepts.iter().any(|r| r == n) => {
                 conn.send(&format!("Seek remove {n} alice"));
                 conn.send("NOK");
@@ -753,8 +787,17 @@ impl Server {
                 conn.send(l);
             }
         }
+        if !self.chat_sent && self.scenario.chat_at_ply == Some(g.plies.len()) {
+            self.chat_sent = true;
+            for l in &self.scenario.chat {
+                conn.send(l);
+            }
+        }
         if !self.dropped && self.scenario.drop_after_plies == Some(g.plies.len()) {
             self.dropped = true;
+            if self.scenario.forget_game_on_drop {
+                self.game = None;
+            }
             return true;
         }
         false
@@ -783,6 +826,9 @@ impl Server {
                 g.draw_offered = true;
                 conn.send(&format!("Game#{} OfferDraw", g.id));
             }
+            if self.scenario.opponent_delay_ms > 0 {
+                thread::sleep(Duration::from_millis(self.scenario.opponent_delay_ms));
+            }
             let mut moves = MoveList::new();
             g.pos.generate_moves(&mut moves);
             let candidates: Vec<Move> = if self.scenario.placements_only {
@@ -807,6 +853,7 @@ impl Server {
             }
             self.send_time(conn);
             if self.after_ply(conn) {
+                self.hung_up = true;
                 conn.close();
                 return;
             }

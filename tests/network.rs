@@ -4,7 +4,9 @@
 //! engine's integer output matches the trainer's float output on the committed test network.
 
 use menhir::core::{Color, MoveList, Position};
-use menhir::search::network::{evaluate_full, Accumulator, AccumulatorStack, InputLayout, Network};
+use menhir::search::network::{
+    self, evaluate_full, Accumulator, AccumulatorStack, InputLayout, Network,
+};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -250,25 +252,44 @@ fn a_residual_network_corrects_the_linear_evaluation() {
     assert!(refused(&bytes).contains("kind 2"));
 }
 
-/// Every candidate network kept in `weights/candidates/` (a net that won a match but waits for
-/// its confirmation before it is compiled in) loads, for the size its name gives.
+/// Every network file kept in `weights/` (compiled in) or `weights/candidates/` (a net that
+/// won a match but waits for its confirmation) loads, for the size its name gives.
 #[test]
-fn candidate_networks_load_for_the_size_in_their_name() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights/candidates");
+fn network_files_load_for_the_size_in_their_name() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
     let mut seen = 0;
-    for entry in std::fs::read_dir(&dir).expect("weights/candidates exists") {
-        let path = entry.expect("a directory entry").path();
-        if path.extension().and_then(|e| e.to_str()) != Some("mhn") {
-            continue;
+    for dir in [root.clone(), root.join("candidates")] {
+        for entry in std::fs::read_dir(&dir).expect("the weights directories exist") {
+            let path = entry.expect("a directory entry").path();
+            if path.extension().and_then(|e| e.to_str()) != Some("mhn") {
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let net = Network::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let size = net.size();
+            assert!(
+                name.starts_with(&format!("nnue-{size}x{size}")),
+                "{name} holds a {size}x{size} network"
+            );
+            seen += 1;
         }
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let net = Network::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let size = net.size();
-        assert!(
-            name.starts_with(&format!("nnue-{size}x{size}")),
-            "{name} holds a {size}x{size} network"
-        );
-        seen += 1;
     }
-    assert!(seen > 0, "no candidate network in {}", dir.display());
+    assert!(seen > 0, "no network file under {}", root.display());
+}
+
+/// Each compiled-in network is the file `weights/nnue-NxN.mhn` of its size, and the sizes that
+/// play one are those STRENGTH.md says won their matches.
+#[test]
+fn compiled_in_networks_are_the_weights_files() {
+    let sizes: Vec<usize> = network::builtin_sizes().collect();
+    assert_eq!(sizes, [6]);
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
+    for size in sizes {
+        let file = Network::load(&root.join(format!("nnue-{size}x{size}.mhn"))).unwrap();
+        let builtin = network::builtin(size).expect("a compiled-in network");
+        assert_eq!(builtin.to_bytes(), file.to_bytes(), "{size}x{size}");
+    }
+    for size in 3..=8 {
+        assert_eq!(network::builtin(size).is_some(), size == 6, "{size}x{size}");
+    }
 }

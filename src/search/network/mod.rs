@@ -18,8 +18,17 @@ use crate::core::{Position, MAX_SIZE};
 use std::sync::LazyLock;
 
 /// The network files compiled in, by board size; `None` plays the linear evaluation. A size
-/// gets its file here only when its network won its match (STRENGTH.md).
-const BUILTIN_FILES: [Option<&[u8]>; MAX_SIZE + 1] = [None; MAX_SIZE + 1];
+/// gets its file here only when its network won its matches (STRENGTH.md).
+const BUILTIN_FILES: [Option<&[u8]>; MAX_SIZE + 1] = {
+    let mut files: [Option<&[u8]>; MAX_SIZE + 1] = [None; MAX_SIZE + 1];
+    files[6] = Some(include_bytes!("../../../weights/nnue-6x6.mhn"));
+    files
+};
+
+/// The sizes that play a compiled-in network, for tests and documentation.
+pub fn builtin_sizes() -> impl Iterator<Item = usize> {
+    (0..=MAX_SIZE).filter(|&size| BUILTIN_FILES[size].is_some())
+}
 
 static BUILTIN: LazyLock<Vec<Option<Network>>> = LazyLock::new(|| {
     BUILTIN_FILES

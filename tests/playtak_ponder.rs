@@ -308,6 +308,15 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
     }
 }
 
+/// 0 if `name` won `game`, 1 for a draw, 2 for a loss.
+fn outcome(game: &PairGame, name: &str) -> usize {
+    match game.score_of(name) {
+        Some(s) if s > 0.75 => 0,
+        Some(s) if s < 0.25 => 2,
+        _ => 1,
+    }
+}
+
 /// A `menhir playtak` process, its stderr into `log`.
 fn spawn_playtak(bin: &str, args: &[String], password: &str, log: &PathBuf) -> Child {
     let log = std::fs::File::create(log).unwrap();
@@ -411,9 +420,9 @@ fn ponder_match() {
         thread::sleep(Duration::from_millis(200));
         let played = double.games();
         for game in &played[seen..] {
-            match game.score_of(on) {
-                Some(s) if s == 1.0 => score.wins += 1,
-                Some(s) if s == 0.0 => score.losses += 1,
+            match outcome(game, on) {
+                0 => score.wins += 1,
+                2 => score.losses += 1,
                 _ => score.draws += 1,
             }
             eprintln!(
@@ -473,14 +482,7 @@ fn ponder_match() {
     let mut flagged: BTreeMap<String, u32> = BTreeMap::new();
     for game in &played {
         let colour = usize::from(game.white != on);
-        let s = game.score_of(on).unwrap();
-        by_colour[colour][if s == 1.0 {
-            0
-        } else if s == 0.0 {
-            2
-        } else {
-            1
-        }] += 1;
+        by_colour[colour][outcome(game, on)] += 1;
         *endings.entry(format!("{:?}", game.ending)).or_default() += 1;
         if game.ending == Ending::Time {
             let loser = if game.result == "0-1" {

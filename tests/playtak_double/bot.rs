@@ -62,8 +62,13 @@ pub fn temp_dir(name: &str) -> PathBuf {
 }
 
 pub fn config(double: &Double, websocket: bool, mode: Mode, engine: EngineChoice) -> PlaytakConfig {
+    config_for(&double.server_arg(websocket), mode, engine)
+}
+
+/// The test configuration for the server at `server` (`HOST:PORT` or a `ws://` URL).
+pub fn config_for(server: &str, mode: Mode, engine: EngineChoice) -> PlaytakConfig {
     PlaytakConfig {
-        endpoint: Endpoint::parse(&double.server_arg(websocket)).unwrap(),
+        endpoint: Endpoint::parse(server).unwrap(),
         login: Login::Guest,
         client_name: "Menhir-test".into(),
         mode,

@@ -9,12 +9,14 @@
 //! `Tell` with `OK`).
 //! One client at a time, on 127.0.0.1 only, over plain TCP or WebSocket. The opponent inside
 //! plays seeded random legal moves. Its move notation conversion is its own (from the README),
-//! not the library's, so the two check each other.
+//! not the library's, so the two check each other. To pair two real clients with each other
+//! (seek and accept, moves relayed, the server's clock), see `pair`.
 #![allow(dead_code)]
 // tungstenite's handshake callback type fixes the size of its error.
 #![allow(clippy::result_large_err)]
 
 pub mod bot;
+pub mod pair;
 
 use menhir::core::{Color, Move, MoveList, Position};
 use rand::rngs::StdRng;

@@ -378,3 +378,16 @@ fn a_finished_game_is_not_solved_and_komi_decides_flat_endings() {
         );
     }
 }
+
+/// A spread that fills the board's last empty square ends the game on flats: a win at once
+/// when the count favours the mover, though a placement there would lose (4×4, komi 0).
+#[test]
+fn a_spread_that_fills_the_last_square_is_a_win_in_one() {
+    let pos = Position::from_tps("2,1,2,1/1,2,1,2/2,1,2,2S/111,x,2,2 1 12").unwrap();
+    let verdict = solve(&pos, 1000);
+    check_claim(&pos, &verdict);
+    let Verdict::Win { plies: 1, pv, .. } = &verdict else {
+        panic!("{verdict:?}")
+    };
+    assert_eq!(pv[0].to_ptn(), "2a1>11");
+}

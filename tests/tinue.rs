@@ -391,3 +391,26 @@ fn a_spread_that_fills_the_last_square_is_a_win_in_one() {
     };
     assert_eq!(pv[0].to_ptn(), "2a1>11");
 }
+
+/// When the table is full, garbage collection keeps every proof: it once emptied the whole
+/// table last, and a parent proved afterwards from a child's value held on the search's stack
+/// could not be walked ('a proof did not survive the re-walk'), so a tinue came out unknown.
+#[test]
+fn a_full_table_keeps_the_proofs_the_walk_needs() {
+    let pos = Position::from_tps("x4/x4/x,1,x2/1,1,x,2 1 5").unwrap();
+    let mut solver = Solver::with_table_entries(FULL_TABLE_ENTRIES);
+    let outcome = solver.solve(&pos, Budget::nodes(2_000_000), &AtomicBool::new(false));
+    assert!(
+        outcome.hashfull >= 750,
+        "the table never filled: {outcome:?}"
+    );
+    check_claim(&pos, &outcome.verdict);
+    assert!(
+        matches!(outcome.verdict, Verdict::Win { .. }),
+        "{:?}",
+        outcome.verdict
+    );
+}
+
+/// Entries in the table of `a_full_table_keeps_the_proofs_the_walk_needs`.
+const FULL_TABLE_ENTRIES: usize = 80;

@@ -146,8 +146,19 @@ pub struct Solver {
 impl Solver {
     /// A solver whose table takes about `hash_mb` megabytes, reserved now.
     pub fn new(hash_mb: usize) -> Solver {
+        Solver::with_table(Table::new(hash_mb))
+    }
+
+    /// A solver whose table holds `entries` positions: for tests of what happens when the
+    /// table is full.
+    #[doc(hidden)]
+    pub fn with_table_entries(entries: usize) -> Solver {
+        Solver::with_table(Table::with_entries(entries))
+    }
+
+    fn with_table(table: Table) -> Solver {
         Solver {
-            table: Table::new(hash_mb),
+            table,
             children: Vec::with_capacity(MAX_DEPTH * 64),
             move_lists: (0..=MAX_DEPTH).map(|_| MoveList::new()).collect(),
             attacker: Color::White,
@@ -405,7 +416,11 @@ impl Solver {
         self.children.truncate(base);
         if !self.aborted && !path {
             let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
-            self.table.store(key, Entry { pn, dn, work });
+            if !self.table.store(key, Entry { pn, dn, work }) {
+                // The table is full of proofs: a value not stored could not be walked.
+                log::debug!("tinue: the table is full of proofs; the search stops");
+                self.aborted = true;
+            }
         }
         (pn, dn, path)
     }

@@ -32,7 +32,12 @@ pub(super) struct Table {
 impl Table {
     /// A table of about `mb` megabytes (at least a few thousand entries).
     pub fn new(mb: usize) -> Table {
-        let capacity = (mb.max(1) * 1024 * 1024 / ENTRY_BYTES).max(4096);
+        Table::with_entries((mb.max(1) * 1024 * 1024 / ENTRY_BYTES).max(4096))
+    }
+
+    /// A table of `capacity` entries.
+    pub fn with_entries(capacity: usize) -> Table {
+        let capacity = capacity.max(1);
         let mut map = FxHashMap::default();
         map.reserve(capacity);
         Table { map, capacity }
@@ -48,18 +53,27 @@ impl Table {
     }
 
     /// Stores `entry`, first collecting garbage when the reserved room is used up so the map
-    /// never grows (and never allocates) in the solver loop.
+    /// never grows (and never allocates) in the solver loop. False when the room is all taken
+    /// by proofs, which are never dropped: the entry is not stored, and the search must stop.
     #[inline]
-    pub fn store(&mut self, key: u64, entry: Entry) {
+    #[must_use]
+    pub fn store(&mut self, key: u64, entry: Entry) -> bool {
         if self.map.len() >= self.capacity && !self.map.contains_key(&key) {
             self.collect();
+            if self.map.len() >= self.capacity {
+                return false;
+            }
         }
         self.map.insert(key, entry);
+        true
     }
 
     /// Drops unsolved entries that cost less than the average work, then, if that freed too
-    /// little, every unsolved entry, then everything: solved entries are kept longest because
-    /// proof extraction walks them.
+    /// little, every unsolved entry, then every disproof. Proofs are never dropped: the proof
+    /// walk reads a win's whole tree from them, and a parent proved from a child's value
+    /// (kept on the search's stack) whose entry was dropped could not be walked, so a proof
+    /// the search found came out unknown ('a proof did not survive the re-walk', once the
+    /// table was full: this used to empty the whole table last).
     fn collect(&mut self) {
         let total: u64 = self.map.values().map(|e| e.work as u64).sum();
         let average = (total / self.map.len().max(1) as u64) as u32;
@@ -68,7 +82,7 @@ impl Table {
             self.map.retain(|_, e| e.solved());
         }
         if self.map.len() > self.capacity * 3 / 4 {
-            self.map.clear();
+            self.map.retain(|_, e| e.pn == 0);
         }
         log::debug!("tinue table collected: {} entries kept", self.map.len());
     }

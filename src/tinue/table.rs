@@ -1,6 +1,8 @@
 //! The solver's table: proof and disproof numbers by Zobrist key, in an `FxHashMap` whose room is
-//! reserved once from the `Hash` budget, emptied of its cheapest unsolved entries when full.
+//! reserved once from the `Hash` budget, emptied of its cheapest unsolved entries when full; and
+//! beside it the cache of expansions (each node's children), which takes a quarter of the budget.
 
+use crate::core::Move;
 use fxhash::FxHashMap;
 
 /// Proof or disproof number meaning "cannot be", and the cap on finite sums.
@@ -90,5 +92,62 @@ impl Table {
     /// Per mille of the reserved room in use (TEI's `hashfull`).
     pub fn permille(&self) -> u32 {
         (self.map.len() * 1000 / self.capacity.max(1)) as u32
+    }
+}
+
+/// Bytes one cached expansion costs in its map, beside its moves (key, range, slack).
+const EXPANSION_BYTES: usize = 24;
+
+/// Expansions remembered: for each position expanded, the children that the position alone
+/// does not settle (an attacker's taks, a defender's moves that do not lose at once). df-pn
+/// comes back to a node many times as its thresholds grow; without this every visit generated
+/// every legal move and tested each for a threat again. Emptied when full (it is only a cache).
+pub(super) struct Expansions {
+    map: FxHashMap<u64, (u32, u32)>,
+    moves: Vec<Move>,
+    capacity: usize,
+    move_capacity: usize,
+}
+
+impl Expansions {
+    /// A cache of about `mb` megabytes, reserved now.
+    pub fn new(mb: usize) -> Expansions {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let capacity = (bytes / 2 / EXPANSION_BYTES).max(1024);
+        let move_capacity = (bytes / 2 / std::mem::size_of::<Move>()).max(4096);
+        let mut map = FxHashMap::default();
+        map.reserve(capacity);
+        Expansions {
+            map,
+            moves: Vec::with_capacity(move_capacity),
+            capacity,
+            move_capacity,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.map.clear();
+        self.moves.clear();
+    }
+
+    /// The children remembered for `key`.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<&[Move]> {
+        self.map
+            .get(&key)
+            .map(|&(start, len)| &self.moves[start as usize..(start + len) as usize])
+    }
+
+    /// Remembers `moves` as the children of `key`, first emptying the cache if it is full.
+    pub fn store(&mut self, key: u64, moves: &[Move]) {
+        if self.map.len() >= self.capacity || self.moves.len() + moves.len() > self.move_capacity {
+            self.clear();
+            if moves.len() > self.move_capacity {
+                return;
+            }
+        }
+        let start = self.moves.len() as u32;
+        self.moves.extend_from_slice(moves);
+        self.map.insert(key, (start, moves.len() as u32));
     }
 }

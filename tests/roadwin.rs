@@ -91,11 +91,32 @@ fn a_stack_one_higher_than_the_gap_spreads_to_a_road() {
 /// (the tinue solver once counted only placements there).
 #[test]
 fn win_in_one_matches_brute_force() {
-    let mut rng = StdRng::seed_from_u64(0x5EED_0002);
+    let (flat_wins, spread_flat_wins) = win_in_one_against_brute_force(1500, &[3, 4, 5, 6], 2);
+    assert!(
+        flat_wins > 200 && spread_flat_wins > 5,
+        "{flat_wins} flat wins, {spread_flat_wins} by spreads only"
+    );
+}
+
+/// The same on 7×7 and 8×8, where a spread carries up to seven pieces and can fill the last
+/// empty squares from far away. (Random games there end on a reserve running out far more
+/// often than on a full board, so a win only a spread gives is rare: 476 flat wins at once and
+/// none by spreads only in these games; the agreement is what is tested.)
+#[test]
+fn win_in_one_matches_brute_force_on_large_boards() {
+    let (flat_wins, _) = win_in_one_against_brute_force(120, &[7, 8], 3);
+    assert!(flat_wins > 100, "{flat_wins} flat wins");
+}
+
+/// Random games of the given sizes (random komi), every position compared with trying every
+/// move: `win_in_one`, its in-play form and the opponent's threat. Returns the positions whose
+/// only wins at once are flat endings, and those where every such win is a spread.
+fn win_in_one_against_brute_force(games: usize, sizes: &[usize], seed: u64) -> (u32, u32) {
+    let mut rng = StdRng::seed_from_u64(0x5EED_0000 + seed);
     let mut moves = MoveList::new();
     let (mut flat_wins, mut spread_flat_wins) = (0, 0);
-    for game in 0..1500 {
-        let size = 3 + game % 4;
+    for game in 0..games {
+        let size = sizes[game % sizes.len()];
         let mut pos = Position::start(size).unwrap();
         pos.set_half_komi(rng.random_range(0..=4));
         while pos.result().is_none() {
@@ -115,6 +136,13 @@ fn win_in_one_matches_brute_force() {
                 .collect();
             let found = pos.win_in_one();
             assert_eq!(found.is_some(), !winning.is_empty(), "{}", pos.to_tps());
+            assert_eq!(pos.win_in_one_in_play(), found, "{}", pos.to_tps());
+            assert_eq!(
+                pos.opponent_wins_in_one_in_play(),
+                pos.opponent_wins_in_one(),
+                "{}",
+                pos.to_tps()
+            );
             if let Some(mv) = found {
                 assert!(winning.contains(&mv), "{} {}", pos.to_tps(), mv.to_ptn());
                 if pos.road_win().is_none() {
@@ -126,8 +154,5 @@ fn win_in_one_matches_brute_force() {
             pos.do_move(mv);
         }
     }
-    assert!(
-        flat_wins > 200 && spread_flat_wins > 5,
-        "{flat_wins} flat wins, {spread_flat_wins} by spreads only"
-    );
+    (flat_wins, spread_flat_wins)
 }

@@ -378,3 +378,62 @@ fn a_finished_game_is_not_solved_and_komi_decides_flat_endings() {
         );
     }
 }
+
+/// A spread that fills the board's last empty square ends the game on flats: a win at once
+/// when the count favours the mover, though a placement there would lose (4×4, komi 0).
+#[test]
+fn a_spread_that_fills_the_last_square_is_a_win_in_one() {
+    let pos = Position::from_tps("2,1,2,1/1,2,1,2/2,1,2,2S/111,x,2,2 1 12").unwrap();
+    let verdict = solve(&pos, 1000);
+    check_claim(&pos, &verdict);
+    let Verdict::Win { plies: 1, pv, .. } = &verdict else {
+        panic!("{verdict:?}")
+    };
+    assert_eq!(pv[0].to_ptn(), "2a1>11");
+}
+
+/// When the table is full, garbage collection keeps every proof: it once emptied the whole
+/// table last, and a parent proved afterwards from a child's value held on the search's stack
+/// could not be walked ('a proof did not survive the re-walk'), so a tinue came out unknown.
+#[test]
+fn a_full_table_keeps_the_proofs_the_walk_needs() {
+    let pos = Position::from_tps("x4/x4/x,1,x2/1,1,x,2 1 5").unwrap();
+    let mut solver = Solver::with_table_entries(FULL_TABLE_ENTRIES);
+    let outcome = solver.solve(&pos, Budget::nodes(2_000_000), &AtomicBool::new(false));
+    // Each node expanded stores one entry: far more nodes than entries, so the table filled
+    // and was collected many times.
+    assert!(
+        outcome.nodes > 3 * FULL_TABLE_ENTRIES as u64,
+        "the table never filled: {outcome:?}"
+    );
+    check_claim(&pos, &outcome.verdict);
+    assert!(
+        matches!(outcome.verdict, Verdict::Win { .. }),
+        "{:?}",
+        outcome.verdict
+    );
+}
+
+/// Entries in the table of `a_full_table_keeps_the_proofs_the_walk_needs`.
+const FULL_TABLE_ENTRIES: usize = 40;
+
+/// Long tinues on large boards from self-play (tests/data/tinue-bench.txt, the issue 47 lines):
+/// a 7×7 tinue of 11 plies and an 8×8 one of 9, proved within a node budget, each line played
+/// to the end is a road (or flat) win for the side to move.
+#[test]
+fn long_tinues_on_large_boards_are_proved() {
+    for (tps, at_least) in [
+        ("x2,1,1,2,2,1/x,2,11112S,1,1S,12C,1/2,2,222221C,2,112,2,2/2,1,1,2,1,2,1/x,1,2S,12,2,2,2/1,1112S,1121C,112C,x2,1/x,2221S,1,1S,x,2221,x 2 51", 9),
+        ("x2,2,1,1,1,x2/2,1S,2,2,1,x3/2,2,2S,2,1,1,x,1/2,2,1,1,1,1,1,1/1,12,1C,1,1C,1,1,2/2,2C,2,1S,2212C,2,2,2/2,x,1S,2,2,1,1,x/2,x4,12,1112S,x 1 34", 9),
+    ] {
+        let mut pos = Position::from_tps(tps).unwrap();
+        pos.set_half_komi(4);
+        let verdict = solve(&pos, 20_000);
+        let Verdict::Win { plies, pv, tinue } = &verdict else {
+            panic!("{verdict:?} on {tps}")
+        };
+        assert!(*tinue && *plies >= at_least, "{verdict:?} on {tps}");
+        assert_eq!(pv.len() as u32, *plies, "{tps}");
+        assert!(line_ends_in_win(&pos, pv, pos.to_move()), "{pv:?} on {tps}");
+    }
+}

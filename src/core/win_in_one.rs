@@ -19,14 +19,29 @@ impl Position {
     /// assert_eq!(pos.win_in_one().unwrap().to_ptn(), "2a1>11");
     /// ```
     pub fn win_in_one(&mut self) -> Option<Move> {
-        if let Some(mv) = self.road_win() {
+        if self.result().is_some() {
+            return None;
+        }
+        self.win_in_one_in_play()
+    }
+
+    /// `win_in_one` of a position its caller knows is not over (the tinue solver has just asked
+    /// `result` of every child it makes), without asking again.
+    ///
+    /// ```
+    /// use menhir::core::Position;
+    /// let mut pos = Position::from_tps("x3/1,2,x/1,2,x 1 3").unwrap();
+    /// assert_eq!(pos.win_in_one_in_play().unwrap().to_ptn(), "a3");
+    /// ```
+    pub fn win_in_one_in_play(&mut self) -> Option<Move> {
+        if let Some(mv) = self.road_win_in_play() {
             return Some(mv);
         }
         let me = self.to_move();
         let last_piece = self.pieces_in_reserve(me) <= 1;
         let few_empty = (self.empty().count() as usize) < self.size();
-        // The counts first: `result` floods for roads, and most positions can end on no flats.
-        if !(last_piece || few_empty) || self.is_opening() || self.result().is_some() {
+        // Most positions cannot end on flats with one move: no move is tried then.
+        if !(last_piece || few_empty) || self.is_opening() {
             return None;
         }
         let mut moves = MoveList::new();
@@ -44,6 +59,21 @@ impl Position {
     pub fn opponent_wins_in_one(&mut self) -> bool {
         self.do_null_move();
         let threat = self.win_in_one().is_some();
+        self.undo_null_move();
+        threat
+    }
+
+    /// `opponent_wins_in_one` of a position its caller knows is not over.
+    ///
+    /// ```
+    /// use menhir::core::Position;
+    /// // White threatens a3 (a road up the a-file); Black, to move, must answer it.
+    /// let mut pos = Position::from_tps("x3/1,2,x/1,2,x 2 3").unwrap();
+    /// assert!(pos.opponent_wins_in_one_in_play());
+    /// ```
+    pub fn opponent_wins_in_one_in_play(&mut self) -> bool {
+        self.do_null_move();
+        let threat = self.win_in_one_in_play().is_some();
         self.undo_null_move();
         threat
     }

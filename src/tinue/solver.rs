@@ -6,6 +6,12 @@
 //! preallocated stack (move, child key, values, whether the value is final), so the loop
 //! allocates nothing per node.
 //!
+//! A node's children are only those its position does not settle: an attacker move that wins
+//! at once settles the node, and one that is not a tak is left out; a defender move that wins or
+//! draws at once settles it, and one after which the attacker wins at once is left out. The
+//! rest are remembered per node (`table::Expansions`), so df-pn's later visits to a node replay
+//! them instead of generating and testing every legal move again.
+//!
 //! A second search lets the attacker's first move be any move ("a free first move"): a forced
 //! win that starts by preparing a tak instead of making one is what an alpha-beta search proves
 //! and a tak-only solver cannot. Only the root differs (its key is salted); every node below is
@@ -16,9 +22,9 @@
 //! root disproof that needs one is reported as unknown.
 
 use super::proof::{self, ProvenTable};
-use super::table::{Entry, Table, INF};
+use super::table::{Entry, Expansions, Table, INF};
 use super::{FREE_FIRST_MOVE, MAX_DEPTH};
-use crate::core::{Color, Move, MoveList, Position};
+use crate::core::{Bitboard, Color, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -131,6 +137,9 @@ pub(super) struct Child {
 /// The tinue solver; keep one and call [`Solver::solve`] for each position.
 pub struct Solver {
     pub(super) table: Table,
+    expansions: Expansions,
+    /// The live moves of the expansion being made (to be cached).
+    live: Vec<Move>,
     children: Vec<Child>,
     move_lists: Vec<MoveList>,
     pub(super) attacker: Color,
@@ -141,13 +150,30 @@ pub struct Solver {
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    /// Expansions made by generating every move, and taken from the cache (debug log).
+    generated: u64,
+    cached: u64,
 }
 
 impl Solver {
-    /// A solver whose table takes about `hash_mb` megabytes, reserved now.
+    /// A solver whose table and expansion cache take about `hash_mb` megabytes, reserved now
+    /// (three quarters for the table).
     pub fn new(hash_mb: usize) -> Solver {
+        Solver::with_table(Table::new((hash_mb * 3 / 4).max(1)), (hash_mb / 4).max(1))
+    }
+
+    /// A solver whose table holds `entries` positions (and a 1 MB expansion cache): for tests
+    /// of what happens when the table is full.
+    #[doc(hidden)]
+    pub fn with_table_entries(entries: usize) -> Solver {
+        Solver::with_table(Table::with_entries(entries), 1)
+    }
+
+    fn with_table(table: Table, cache_mb: usize) -> Solver {
         Solver {
-            table: Table::new(hash_mb),
+            table,
+            expansions: Expansions::new(cache_mb),
+            live: Vec::with_capacity(1024),
             children: Vec::with_capacity(MAX_DEPTH * 64),
             move_lists: (0..=MAX_DEPTH).map(|_| MoveList::new()).collect(),
             attacker: Color::White,
@@ -157,6 +183,8 @@ impl Solver {
             node_limit: u64::MAX,
             deadline: None,
             aborted: false,
+            generated: 0,
+            cached: 0,
         }
     }
 
@@ -171,8 +199,16 @@ impl Solver {
         self.deadline = budget.time.map(|t| start + t);
         self.aborted = false;
         self.table.clear();
+        self.expansions.clear();
+        (self.generated, self.cached) = (0, 0);
         let mut pos = pos.clone();
         let verdict = self.verdict(&mut pos, stop);
+        log::debug!(
+            "tinue: {} nodes, {} expansions generated, {} from the cache",
+            self.nodes,
+            self.generated,
+            self.cached
+        );
         Outcome {
             verdict,
             nodes: self.nodes,
@@ -340,153 +376,257 @@ impl Solver {
         let start_nodes = self.nodes;
         let or_node = pos.to_move() == self.attacker;
         let base = self.children.len();
-        self.expand(pos, or_node, ply);
-        let end = self.children.len();
-        let (mut pn, mut dn);
-        loop {
-            // Refresh the children not settled by the rules from the table.
-            for i in base..end {
-                let c = self.children[i];
-                if !c.fixed {
-                    if let Some(e) = self.table.get(c.key) {
-                        self.children[i].pn = e.pn;
-                        self.children[i].dn = e.dn;
+        let (mut pn, mut dn, path) = match self.expand(pos, key, or_node, ply) {
+            Some(settled) => settled,
+            None => {
+                let end = self.children.len();
+                let (mut pn, mut dn);
+                loop {
+                    // Refresh the children not settled by the rules from the table.
+                    for i in base..end {
+                        let c = self.children[i];
+                        if !c.fixed {
+                            if let Some(e) = self.table.get(c.key) {
+                                self.children[i].pn = e.pn;
+                                self.children[i].dn = e.dn;
+                            }
+                        }
+                    }
+                    let kids = &self.children[base..end];
+                    let (best, second) = if or_node {
+                        pn = kids.iter().map(|c| c.pn).min().unwrap_or(INF);
+                        dn = sum(kids.iter().map(|c| c.dn));
+                        best_two(kids, |c| c.pn)
+                    } else {
+                        pn = sum(kids.iter().map(|c| c.pn));
+                        dn = kids.iter().map(|c| c.dn).min().unwrap_or(INF);
+                        best_two(kids, |c| c.dn)
+                    };
+                    if pn >= th_pn || dn >= th_dn || self.aborted {
+                        break;
+                    }
+                    let c = self.children[base + best];
+                    let (c_th_pn, c_th_dn) = if or_node {
+                        (
+                            th_pn.min(second.saturating_add(second / 4 + 1)),
+                            (th_dn - dn).saturating_add(c.dn).min(INF),
+                        )
+                    } else {
+                        (
+                            (th_pn - pn).saturating_add(c.pn).min(INF),
+                            th_dn.min(second.saturating_add(second / 4 + 1)),
+                        )
+                    };
+                    let undo = pos.do_move(c.mv);
+                    let (cpn, cdn, path) = self.mid(pos, c_th_pn, c_th_dn, ply + 1, stop);
+                    pos.undo_move(c.mv, undo);
+                    let child = &mut self.children[base + best];
+                    child.pn = cpn;
+                    child.dn = cdn;
+                    if path {
+                        child.fixed = true;
+                        child.path = true;
+                    }
+                    if self.aborted {
+                        break;
                     }
                 }
+                // A disproof is path-dependent when it needs a path-dependent child: at an
+                // attacker node any of them (all are disproved), at a defender node all the
+                // disproving ones.
+                let kids = &self.children[base..end];
+                let path = dn == 0
+                    && if or_node {
+                        kids.iter().any(|c| c.path)
+                    } else {
+                        kids.iter().filter(|c| c.dn == 0).all(|c| c.path)
+                    };
+                (pn, dn, path)
             }
-            let kids = &self.children[base..end];
-            let (best, second) = if or_node {
-                pn = kids.iter().map(|c| c.pn).min().unwrap_or(INF);
-                dn = sum(kids.iter().map(|c| c.dn));
-                best_two(kids, |c| c.pn)
-            } else {
-                pn = sum(kids.iter().map(|c| c.pn));
-                dn = kids.iter().map(|c| c.dn).min().unwrap_or(0);
-                best_two(kids, |c| c.dn)
-            };
-            if pn >= th_pn || dn >= th_dn || self.aborted {
-                break;
-            }
-            let c = self.children[base + best];
-            let (c_th_pn, c_th_dn) = if or_node {
-                (
-                    th_pn.min(second.saturating_add(second / 4 + 1)),
-                    (th_dn - dn).saturating_add(c.dn).min(INF),
-                )
-            } else {
-                (
-                    (th_pn - pn).saturating_add(c.pn).min(INF),
-                    th_dn.min(second.saturating_add(second / 4 + 1)),
-                )
-            };
-            let undo = pos.do_move(c.mv);
-            let (cpn, cdn, path) = self.mid(pos, c_th_pn, c_th_dn, ply + 1, stop);
-            pos.undo_move(c.mv, undo);
-            let child = &mut self.children[base + best];
-            child.pn = cpn;
-            child.dn = cdn;
-            if path {
-                child.fixed = true;
-                child.path = true;
-            }
-            if self.aborted {
-                break;
-            }
-        }
-        // A disproof is path-dependent when it needs a path-dependent child: at an attacker
-        // node any of them (all are disproved), at a defender node all the disproving ones.
-        let kids = &self.children[base..end];
-        let path = dn == 0
-            && if or_node {
-                kids.iter().any(|c| c.path)
-            } else {
-                kids.iter().filter(|c| c.dn == 0).all(|c| c.path)
-            };
+        };
         self.children.truncate(base);
+        if pn == 0 {
+            dn = INF;
+        } else if dn == 0 {
+            pn = INF;
+        }
         if !self.aborted && !path {
             let work = (self.nodes - start_nodes).min(u32::MAX as u64) as u32;
-            self.table.store(key, Entry { pn, dn, work });
+            if !self.table.store(key, Entry { pn, dn, work }) {
+                // The table is full of proofs: a value not stored could not be walked.
+                log::debug!("tinue: the table is full of proofs; the search stops");
+                self.aborted = true;
+            }
         }
         (pn, dn, path)
     }
 
-    /// Pushes the node's children: at an attacker node its wins and taks, at a defender node
-    /// every legal move; each with its value if the rules settle it.
-    fn expand(&mut self, pos: &mut Position, or_node: bool, ply: usize) {
+    /// Pushes the node's children that the position alone does not settle: at an attacker
+    /// node its taks (every move for a free first move), at a defender node its moves after
+    /// which the attacker cannot win at once. Returns the node's value instead when a child
+    /// settles it: the attacker wins at once, or the defender wins or draws at once (or by a
+    /// threefold repetition, a value of this path only).
+    ///
+    /// The children come from the cache of expansions when it has them, except at a defender
+    /// node where a child could be a threefold repetition (the cached list leaves out the
+    /// moves after which the attacker wins at once, which a threefold would save).
+    fn expand(
+        &mut self,
+        pos: &mut Position,
+        key: u64,
+        or_node: bool,
+        ply: usize,
+    ) -> Option<(u32, u32, bool)> {
+        // A threefold repetition needs the position twice among the last four plies or more.
+        if or_node || pos.reversible_plies() < 3 {
+            if let Some(moves) = self.expansions.get(key) {
+                self.cached += 1;
+                let mut live = std::mem::take(&mut self.live);
+                live.clear();
+                live.extend_from_slice(moves);
+                for &mv in &live {
+                    let undo = pos.do_move(mv);
+                    self.push_child(pos, mv, ply);
+                    pos.undo_move(mv, undo);
+                }
+                self.live = live;
+                return None;
+            }
+        }
+        self.generated += 1;
+        let any_move = ply == 0 && self.free_first;
+        let attacker = self.attacker;
+        // The attacker's road pieces and the empty squares that complete its road (when it has
+        // a piece to place there): a defender move that leaves both is no defence.
+        let (pieces, squares) = if or_node || pos.pieces_in_reserve(attacker) == 0 {
+            (Bitboard::EMPTY, Bitboard::EMPTY)
+        } else {
+            (pos.road_pieces(attacker), pos.road_squares(attacker))
+        };
         let mut list = std::mem::take(&mut self.move_lists[ply]);
         list.clear();
         pos.generate_moves(&mut list);
+        let mut live = std::mem::take(&mut self.live);
+        live.clear();
+        let base = self.children.len();
+        let mut settled = None;
         for &mv in list.iter() {
             let undo = pos.do_move(mv);
-            let child = self.child(pos, mv, or_node, ply, ply == 0 && self.free_first);
+            let judged = self.judge(pos, or_node, any_move, pieces, squares);
+            match judged {
+                Judged::Live => {
+                    live.push(mv);
+                    self.push_child(pos, mv, ply);
+                }
+                Judged::Drop => {}
+                Judged::Settles(values) => settled = Some(values),
+            }
             pos.undo_move(mv, undo);
-            if let Some(child) = child {
-                self.children.push(child);
+            if settled.is_some() {
+                break;
             }
         }
         self.move_lists[ply] = list;
+        if settled.is_some() {
+            self.children.truncate(base);
+        } else {
+            self.expansions.store(key, &live);
+        }
+        self.live = live;
+        settled
     }
 
-    /// The child reached by `mv` (already played), or `None` for an attacker move that is
-    /// neither a win nor a tak (unless `any_move`: the free first move).
+    /// What the move just played from a node of this kind does: settles the node, is left out
+    /// (an attacker move that is neither a win nor a tak, unless `any_move`; a defender move
+    /// after which the attacker wins at once), or is a child to search.
     #[inline]
-    pub(super) fn child(
+    fn judge(
         &mut self,
         pos: &mut Position,
-        mv: Move,
         or_node: bool,
-        ply: usize,
         any_move: bool,
-    ) -> Option<Child> {
-        let key = self.key(pos, 1);
-        let settled = |win: bool| Child {
-            mv,
-            key,
-            pn: if win { 0 } else { INF },
-            dn: if win { INF } else { 0 },
-            fixed: true,
-            path: false,
-        };
+        pieces: Bitboard,
+        squares: Bitboard,
+    ) -> Judged {
         if let Some(result) = pos.result() {
             let win = result.winner() == Some(self.attacker);
-            return if or_node && !win {
-                None
-            } else {
-                Some(settled(win))
+            return match (or_node, win) {
+                (true, true) => Judged::Settles((0, INF, false)),
+                (false, false) => Judged::Settles((INF, 0, false)),
+                _ => Judged::Drop,
             };
-        }
-        if pos.repetitions() > 0 {
-            // A win through a repeated position has a shorter one without it; so the position
-            // counts as no win here, a verdict that holds on this path only.
-            return Some(Child {
-                path: true,
-                ..settled(false)
-            });
         }
         if or_node {
             // The attacker's move must leave a win in one (a road, or flats).
-            if !any_move && !pos.opponent_wins_in_one() {
-                return None;
-            }
-        } else if pos.win_in_one().is_some() {
-            return Some(settled(true));
+            return if any_move || pos.opponent_wins_in_one_in_play() {
+                Judged::Live
+            } else {
+                Judged::Drop
+            };
         }
-        Some(Child {
-            mv,
-            key,
-            pn: leaf_value(ply + 1),
-            dn: leaf_value(ply + 1),
-            fixed: false,
-            path: false,
-        })
+        if pos.is_threefold() {
+            return Judged::Settles((INF, 0, true));
+        }
+        // Still threatened: no road piece of the attacker was covered and a completing square
+        // is still empty (a flat there makes a road of a superset of the pieces that made one).
+        let kept = !squares.is_empty()
+            && (pos.road_pieces(self.attacker) & pieces) == pieces
+            && !(squares & pos.empty()).is_empty()
+            && !pos.is_opening();
+        if kept || pos.win_in_one_in_play().is_some() {
+            Judged::Drop
+        } else {
+            Judged::Live
+        }
+    }
+
+    /// The proof and disproof numbers of a node not yet expanded, `ply` from the root: larger
+    /// deeper down (deep df-pn), so the search finishes shallow lines before it follows long
+    /// ones.
+    #[inline]
+    fn leaf_value(ply: usize) -> u32 {
+        1 + ply as u32 / PLIES_PER_LEAF_STEP
+    }
+
+    /// Pushes the child reached by `mv` (already played): its values come from the table in
+    /// the search loop; a repeated position is no win for the attacker, on this path only.
+    #[inline]
+    fn push_child(&mut self, pos: &Position, mv: Move, ply: usize) {
+        let key = self.key(pos, 1);
+        let child = if pos.repetitions() > 0 {
+            // A win through a repeated position has a shorter one without it; so the position
+            // counts as no win here, a verdict that holds on this path only.
+            Child {
+                mv,
+                key,
+                pn: INF,
+                dn: 0,
+                fixed: true,
+                path: true,
+            }
+        } else {
+            let leaf = Solver::leaf_value(ply + 1);
+            Child {
+                mv,
+                key,
+                pn: leaf,
+                dn: leaf,
+                fixed: false,
+                path: false,
+            }
+        };
+        self.children.push(child);
     }
 }
 
-/// The proof and disproof numbers of a node not yet expanded, `ply` from the root: larger
-/// deeper down (deep df-pn), so the search finishes shallow lines before it follows long ones.
-#[inline]
-fn leaf_value(ply: usize) -> u32 {
-    1 + ply as u32 / PLIES_PER_LEAF_STEP
+/// What a move does at the node it is played from (see [`Solver::judge`]).
+enum Judged {
+    /// A child to search.
+    Live,
+    /// Left out: no tak, or no defence.
+    Drop,
+    /// The node's value (pn, dn, path-dependent), settled by this move.
+    Settles((u32, u32, bool)),
 }
 
 /// Whether the line's first move wins or leaves a threat to win at once.

@@ -2,11 +2,13 @@
 //! and a [`TinueProver`], and writes each game back with every move's evaluation, win chance
 //! and the engine's preferred move in a comment, and the PTN marks (`'`, `"`, `?`, `??`, `!`).
 //! Games of a file are analysed in parallel. See `docs/analysis.md` for the comment format.
+//! `plot` draws a game's winning chances as an SVG chart (`menhir annotate --plot`).
 //!
 //! Depends on `search` and `core`.
 
 mod game;
 mod marks;
+mod plot;
 mod position;
 mod progress;
 mod prover;
@@ -15,6 +17,7 @@ mod report;
 
 pub use game::{annotate_game, AnnotatedPly};
 pub use marks::{expected_score, is_tak, Judgement, Marks, BLUNDER_DROP, GOOD_GAIN, MISTAKE_DROP};
+pub use plot::{marker_colour, plot_svg, white_chances};
 pub use position::{analyse_position, PositionAnalysis};
 pub use progress::Progress;
 pub use prover::{new_prover, Outcome, Proof, SearchMates, SolverProver, TinueProver};
@@ -45,7 +48,7 @@ pub struct AnnotatedGame {
     pub record: GameRecord,
     /// One per ply of the record.
     pub plies: Vec<AnnotatedPly>,
-    /// `game 2 (alice vs bob, round 3)`: how messages name the game.
+    /// `game 2 (alice vs bob, round 3)`: how messages and the plot's title name the game.
     pub name: String,
 }
 

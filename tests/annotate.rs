@@ -4,12 +4,13 @@
 //! --random-plies 2`) annotated at a small node budget with every move commented and read
 //! back by `menhir report` with the same results; constructed games whose blunders and tinue
 //! must be marked; the prover hook deciding the tinue mark; bad PTN refused with the game and
-//! move named and nothing written.
+//! move named and nothing written; `--plot`'s SVG parsed: one point a ply, each in its mark's
+//! colour, one file a game, a bad plot path refused before the analysis.
 //! Run: `cargo test --test annotate` (a few seconds).
 
 use menhir::analysis::{
-    annotate_game, Judgement, Outcome, Proof, SearchMates, TinueProver, BLUNDER_DROP, GOOD_GAIN,
-    MISTAKE_DROP,
+    annotate_game, marker_colour, Judgement, Outcome, Proof, SearchMates, TinueProver,
+    BLUNDER_DROP, GOOD_GAIN, MISTAKE_DROP,
 };
 use menhir::core::{GameRecord, Position};
 use menhir::search::{Info, Limits, Searcher};
@@ -618,4 +619,236 @@ fn the_report_counts_exactly_the_marks_of_each_game() {
         marks_seen += marks.iter().flatten().sum::<usize>();
     }
     assert!(marks_seen > 0, "no marks at all: nothing was checked");
+}
+
+/// A point of a `--plot` chart: a `<circle>`'s centre, radius and fill.
+#[derive(Debug)]
+struct Point {
+    x: f64,
+    y: f64,
+    r: f64,
+    fill: String,
+}
+
+/// The SVG of `file`, checked to be one well-formed `<svg>` document: its circles (the
+/// points, in document order) and its legend's squares, each fill with the label beside it.
+fn read_plot(file: &Path) -> (Vec<Point>, Vec<(String, String)>) {
+    let svg = std::fs::read_to_string(file).unwrap();
+    assert!(svg.trim_start().starts_with("<svg"), "{svg}");
+    assert!(svg.trim_end().ends_with("</svg>"), "{svg}");
+    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}: {svg}"));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let attr = |node: roxmltree::Node, name: &str| node.attribute(name).unwrap().to_string();
+    let number = |node: roxmltree::Node, name: &str| attr(node, name).parse::<f64>().unwrap();
+    let elements: Vec<roxmltree::Node> = doc.descendants().filter(|n| n.is_element()).collect();
+    let points = elements
+        .iter()
+        .filter(|n| n.has_tag_name("circle"))
+        .map(|&n| Point {
+            x: number(n, "cx"),
+            y: number(n, "cy"),
+            r: number(n, "r"),
+            fill: attr(n, "fill"),
+        })
+        .collect();
+    // The legend: each small square with the label right of it on its row (a label's `y` is
+    // its top).
+    let labels: Vec<(f64, f64, f64, String)> = elements
+        .iter()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|&n| {
+            let (x, y) = (number(n, "x"), number(n, "y"));
+            let text = n.text().unwrap_or("").trim().to_string();
+            (x, y, y + number(n, "font-size"), text)
+        })
+        .collect();
+    let legend = elements
+        .iter()
+        .filter(|n| n.has_tag_name("rect") && number(**n, "width") < 30.0)
+        .map(|&n| {
+            let right = number(n, "x") + number(n, "width");
+            let middle = number(n, "y") + number(n, "height") / 2.0;
+            let label = labels
+                .iter()
+                .filter(|(x, top, bottom, _)| *x >= right && (*top..=*bottom).contains(&middle))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .map_or(String::new(), |(.., text)| text.clone());
+            (attr(n, "fill"), label)
+        })
+        .collect();
+    (points, legend)
+}
+
+fn fill(judgement: Option<Judgement>) -> String {
+    let [r, g, b] = marker_colour(judgement);
+    format!("#{r:02X}{g:02X}{b:02X}")
+}
+
+/// The judgement mark ending a move token (`c3'??`).
+fn judgement(token: &str) -> Option<Judgement> {
+    if token.ends_with("??") {
+        Some(Judgement::Blunder)
+    } else if token.ends_with('?') {
+        Some(Judgement::Mistake)
+    } else if token.ends_with('!') {
+        Some(Judgement::Good)
+    } else {
+        None
+    }
+}
+
+/// Checks `file`, the plot of the annotated game `game`: one circle a ply, left to right, in
+/// the colour of the ply's mark (the legend's square for that mark), higher where the comment
+/// gives White more. The judgements of the plies.
+fn check_plot(file: &Path, game: &str) -> Vec<Option<Judgement>> {
+    let (points, legend) = read_plot(file);
+    let marks: Vec<Option<Judgement>> = move_tokens(game).iter().map(|t| judgement(t)).collect();
+    assert_eq!(points.len(), marks.len(), "{game}");
+    for (label, mark) in [
+        ("move", None),
+        ("! ", Some(Judgement::Good)),
+        ("? ", Some(Judgement::Mistake)),
+        ("?? ", Some(Judgement::Blunder)),
+    ] {
+        assert!(
+            legend
+                .iter()
+                .any(|(f, text)| *f == fill(mark) && text.starts_with(label)),
+            "no legend square for {label:?}: {legend:?}"
+        );
+    }
+    for (i, (point, mark)) in points.iter().zip(&marks).enumerate() {
+        assert_eq!(point.fill, fill(*mark), "ply {i}: {point:?} {game}");
+        let plain = points.iter().zip(&marks).find(|(_, m)| m.is_none());
+        if let (Some(_), Some((plain, _))) = (mark, plain) {
+            assert!(point.r > plain.r, "ply {i}: a mark stands out: {point:?}");
+        }
+    }
+    assert!(points.windows(2).all(|w| w[0].x < w[1].x), "{points:?}");
+    // White's view: the comments' expected score (−1 to +1, two decimals) against the height.
+    let record = GameRecord::parse(game).unwrap();
+    let white: Vec<f64> = record
+        .plies
+        .iter()
+        .map(|p| {
+            let first = p.comment.as_deref().unwrap().split_whitespace().next();
+            let value = first.unwrap().split('/').next().unwrap();
+            value.parse().unwrap()
+        })
+        .collect();
+    for (a, b) in (0..white.len()).flat_map(|a| (0..white.len()).map(move |b| (a, b))) {
+        if white[a] > white[b] + 0.02 {
+            // SVG's y grows downwards.
+            assert!(
+                points[a].y < points[b].y,
+                "plies {a}, {b}: {points:?} {white:?}"
+            );
+        }
+    }
+    marks
+}
+
+/// `menhir annotate` of `input` with `--plot` in `dir`: the annotated text and the plot path.
+fn annotate_with_plot(dir: &Path, input: &Path, nodes: &str) -> (String, PathBuf) {
+    let plot = dir.join("chances.svg");
+    let out = run(&[
+        "annotate",
+        input.to_str().unwrap(),
+        "--nodes",
+        nodes,
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("annotate: "), "{stderr}");
+    (text(&out.stdout), plot)
+}
+
+#[test]
+fn the_plot_has_a_point_a_ply_in_its_marks_colour_and_a_file_a_game() {
+    let dir = temp_dir("plot");
+    let (annotated, plot) = annotate_with_plot(&dir, &data("match.ptn"), "3000");
+    let games: Vec<String> = annotated
+        .split("\n\n[")
+        .enumerate()
+        .map(|(i, g)| {
+            if i == 0 {
+                g.to_string()
+            } else {
+                format!("[{g}")
+            }
+        })
+        .collect();
+    assert_eq!(games.len(), 2, "{annotated}");
+    let first = check_plot(&plot, &games[0]);
+    let second = check_plot(&dir.join("chances-2.svg"), &games[1]);
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    // No temporary file left beside them.
+    assert_eq!(files, ["chances-2.svg", "chances.svg"]);
+    let marked = first.iter().chain(&second).filter(|m| m.is_some()).count();
+    assert!(
+        marked > 0,
+        "no marks at all: their markers were not checked"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_blunder_is_plotted_as_one() {
+    // The game of `allowing_a_road_in_one_is_a_blunder`: c3?? then Black's road, one file.
+    let dir = temp_dir("plot-blunder");
+    let input = dir.join("in.ptn");
+    let ptn = game("x4,2/x4,2/x4,2/x4,2/1,1,1,x2 1 5", "5. c3 e1", "0-R");
+    std::fs::write(&input, ptn).unwrap();
+    let (annotated, plot) = annotate_with_plot(&dir, &input, "3000");
+    let marks = check_plot(&plot, &annotated);
+    assert_eq!(marks, [Some(Judgement::Blunder), None]);
+    let (points, _) = read_plot(&plot);
+    assert_eq!(points[0].fill, fill(Some(Judgement::Blunder)));
+    assert!(!dir.join("chances-2.svg").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_plot_path_is_refused_before_the_analysis() {
+    let dir = temp_dir("plot-bad");
+    let input = data("match.ptn");
+    let folder = dir.join("folder.svg");
+    std::fs::create_dir(&folder).unwrap();
+    let missing = dir.join("no/such/dir/chances.svg");
+    let png = dir.join("chances.png");
+    for (plot, expected) in [
+        (&missing, format!("cannot write {}: ", missing.display())),
+        (&folder, format!("cannot write {}: ", folder.display())),
+        (&png, format!("bad --plot {}", png.display())),
+    ] {
+        let out = run(&[
+            "annotate",
+            input.to_str().unwrap(),
+            "--nodes",
+            "500",
+            "--plot",
+            plot.to_str().unwrap(),
+        ]);
+        let stderr = text(&out.stderr);
+        assert!(!out.status.success(), "{plot:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(&expected), "{plot:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        // Refused before any game was analysed or written.
+        assert!(out.stdout.is_empty(), "{plot:?}");
+    }
+    assert!(!png.exists() && !missing.exists());
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        1,
+        "only the folder"
+    );
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,11 +2,13 @@
 //! and a [`TinueProver`], and writes each game back with every move's evaluation, win chance
 //! and the engine's preferred move in a comment, and the PTN marks (`'`, `"`, `?`, `??`, `!`).
 //! Games of a file are analysed in parallel. See `docs/analysis.md` for the comment format.
+//! `plot` draws a game's winning chances as an SVG chart (`menhir annotate --plot`).
 //!
 //! Depends on `search` and `core`.
 
 mod game;
 mod marks;
+mod plot;
 mod position;
 mod progress;
 mod prover;
@@ -15,6 +17,7 @@ mod report;
 
 pub use game::{annotate_game, AnnotatedPly};
 pub use marks::{expected_score, is_tak, Judgement, Marks, BLUNDER_DROP, GOOD_GAIN, MISTAKE_DROP};
+pub use plot::{marker_colour, plot_svg, white_chances};
 pub use position::{analyse_position, PositionAnalysis};
 pub use progress::Progress;
 pub use prover::{new_prover, Outcome, Proof, SearchMates, SolverProver, TinueProver};
@@ -38,10 +41,38 @@ pub struct AnnotateConfig {
     pub progress: bool,
 }
 
+/// One game of a file with what annotation adds to each of its plies.
+#[derive(Clone, Debug)]
+pub struct AnnotatedGame {
+    /// The game as read.
+    pub record: GameRecord,
+    /// One per ply of the record.
+    pub plies: Vec<AnnotatedPly>,
+    /// `game 2 (alice vs bob, round 3)`: how messages and the plot's title name the game.
+    pub name: String,
+}
+
+impl AnnotatedGame {
+    /// The annotated PTN of the game.
+    pub fn ptn(&self) -> String {
+        write_annotated(&self.record, &self.plies)
+    }
+}
+
 /// Reads every game of `text` and returns the annotated PTN of all of them, in file order.
 /// A game that cannot be read fails the whole run, before anything is analysed, with one
 /// line naming the game (number, players, round) and the move.
 pub fn annotate_text(text: &str, config: &AnnotateConfig) -> Result<String, String> {
+    let games = annotate_games(text, config)?;
+    Ok(games
+        .iter()
+        .map(AnnotatedGame::ptn)
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// Reads and analyses every game of `text` (as [`annotate_text`] does), in file order.
+pub fn annotate_games(text: &str, config: &AnnotateConfig) -> Result<Vec<AnnotatedGame>, String> {
     let games = read_games(text)?;
     let threads = config.threads.max(1);
     let workers = threads.min(games.len()).max(1);
@@ -54,29 +85,33 @@ pub fn annotate_text(text: &str, config: &AnnotateConfig) -> Result<String, Stri
         .thread_name(|i| format!("menhir-annotate-{i}"))
         .build()
         .map_err(|e| format!("cannot start the analysis threads: {e}"))?;
-    let annotated: Vec<Result<String, String>> = pool.install(|| {
+    let annotated: Vec<Result<AnnotatedGame, String>> = pool.install(|| {
         games
-            .par_iter()
+            .into_par_iter()
             .enumerate()
             .map(|(index, record)| {
                 let mut searcher = Searcher::new(hash_mb, search_threads);
                 let mut prover = new_prover(hash_mb);
+                let name = game_name(index, &record.tags);
                 let plies = annotate_game(
-                    record,
+                    &record,
                     &config.limits,
                     &mut searcher,
                     prover.as_mut(),
                     &mut || progress.position_done(),
                 )
-                .map_err(|e| format!("{}: {e}", game_name(index, &record.tags)))?;
+                .map_err(|e| format!("{name}: {e}"))?;
                 progress.game_done();
-                Ok(write_annotated(record, &plies))
+                Ok(AnnotatedGame {
+                    record,
+                    plies,
+                    name,
+                })
             })
             .collect()
     });
     progress.finish();
-    let annotated: Vec<String> = annotated.into_iter().collect::<Result<_, _>>()?;
-    Ok(annotated.join("\n"))
+    annotated.into_iter().collect()
 }
 
 /// Every game of `text`, or the first that cannot be read, named.

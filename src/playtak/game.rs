@@ -165,8 +165,13 @@ impl Game {
         }
     }
 
-    /// `position startpos moves ...` for the engine.
+    /// `position startpos moves ...` for the engine. A position seen three times goes as its
+    /// TPS alone: playtak has no repetition rule, so the game goes on, but an engine given the
+    /// history holds it drawn and will not search it (the bot then resigned such games).
     pub fn position_command(&self) -> String {
+        if self.position.is_threefold() {
+            return format!("position tps {}", self.position.to_tps());
+        }
         let mut text = String::from("position startpos moves");
         for mv in &self.plies {
             text.push(' ');
@@ -181,6 +186,9 @@ impl Game {
     pub fn ponder_command(&self) -> String {
         let mut text = self.position_command();
         if let Some(reply) = self.expected_reply {
+            if !text.starts_with("position startpos moves") {
+                text.push_str(" moves");
+            }
             text.push(' ');
             text.push_str(&reply.to_ptn());
         }
@@ -286,6 +294,35 @@ mod tests {
         assert_eq!(
             ServerLine::parse("Game#7 Time 12 34"),
             ServerLine::Time(7, 12_000, 34_000)
+        );
+    }
+
+    /// A threefold repetition, which playtak does not end, reaches the engine without its
+    /// history, so the engine searches it instead of refusing it.
+    #[test]
+    fn a_threefold_position_goes_to_the_engine_without_its_history() {
+        let mut game = start("Game Start 3 5 bot vs bob white 60 0 21 1");
+        for text in ["a1", "e5", "c3", "d4"] {
+            game.apply_ours(game.position.parse_move(text).unwrap(), None);
+        }
+        assert!(game
+            .position_command()
+            .starts_with("position startpos moves a1 e5"));
+        // c3 goes to b3 and back, d4 to d3 and back, twice: the position after d4 recurs.
+        for _ in 0..2 {
+            for text in ["c3<", "d4-", "b3>", "d3+"] {
+                game.apply_ours(game.position.parse_move(text).unwrap(), None);
+            }
+        }
+        assert!(game.position.is_threefold());
+        assert_eq!(
+            game.position_command(),
+            format!("position tps {}", game.position.to_tps())
+        );
+        game.expected_reply = Some(game.position.parse_move("c3<").unwrap());
+        assert_eq!(
+            game.ponder_command(),
+            format!("position tps {} moves c3<", game.position.to_tps())
         );
     }
 

@@ -88,6 +88,24 @@ fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     None
 }
 
+/// Waits (bounded by `RUN_CAP`) until the bot's first move of game 1 reached the double, read
+/// as it comes (`received` waits for the client to settle); the bot must still be running.
+fn wait_for_first_move(double: &Double, child: &mut Child) {
+    let start = Instant::now();
+    while !double
+        .observed
+        .lock()
+        .unwrap()
+        .received
+        .iter()
+        .any(|l| l.starts_with("Game#1 P"))
+    {
+        assert!(start.elapsed() < RUN_CAP, "the game never started");
+        assert!(child.try_wait().unwrap().is_none(), "the bot ended early");
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn alive(pid: &str) -> bool {
     Command::new("kill")
         .args(["-0", pid])
@@ -109,19 +127,7 @@ fn sigterm_mid_game(extra: &[&str]) -> (Option<Duration>, Option<ExitStatus>, St
     let (mut child, stderr) = spawn_bot(&double, extra, &engine_arg("silent", 2));
     // The bot plays White in the double's first game: its first move is in, its second is
     // being thought about (forever, by this engine).
-    let start = Instant::now();
-    while !double
-        .observed
-        .lock()
-        .unwrap()
-        .received
-        .iter()
-        .any(|l| l.starts_with("Game#1 P"))
-    {
-        assert!(start.elapsed() < RUN_CAP, "the game never started");
-        assert!(child.try_wait().unwrap().is_none(), "the bot ended early");
-        thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_first_move(&double, &mut child);
     thread::sleep(Duration::from_millis(300));
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -259,19 +265,7 @@ fn sigint_once_finishes_the_game_and_twice_resigns_it() {
         });
         let engine = format!("{} --delay-ms 300", engine_arg("slow", 0));
         let (mut child, stderr) = spawn_bot(&double, &[], &engine);
-        let start = Instant::now();
-        // Read as it comes (`received` waits for the client to settle).
-        while !double
-            .observed
-            .lock()
-            .unwrap()
-            .received
-            .iter()
-            .any(|l| l.starts_with("Game#1 P"))
-        {
-            assert!(start.elapsed() < RUN_CAP, "the game never started");
-            thread::sleep(Duration::from_millis(20));
-        }
+        wait_for_first_move(&double, &mut child);
         for _ in 0..presses {
             let sent = Command::new("kill")
                 .args(["-INT", &child.id().to_string()])

@@ -415,36 +415,57 @@ impl<F: Fn(&Position) -> bool + Send> TinueProver for Claims<F> {
 
 #[test]
 fn a_defence_that_had_no_better_is_not_a_blunder() {
-    // White threatens e1 and Black blocks with Se1 (the engine prefers another move). Proven
-    // lost after Se1 only, the block walked into the loss: a blunder. Proven lost after any
-    // Black move (every position of that ply, the engine's choice included), it was lost
-    // anyway: judged on its odds alone, which fell less than a blunder's.
-    let record =
-        GameRecord::parse(&game("x5/x5/x5/2,2,2,x2/1,1,1,1,x 1 5", "5. c5 Se1", "*")).unwrap();
-    let mut after = record.start_position().unwrap();
-    for ply in &record.plies {
-        after.do_move(ply.mv);
-    }
+    // White threatens e1 and Black blocks it (a flat, a wall or the capstone: whichever the
+    // engine does not choose, so the block is judged; which one it chooses is the evaluation's
+    // business). Proven lost after the block only, the block walked into the loss: a blunder.
+    // Proven lost after any Black move (every position of that ply, the engine's choice
+    // included), it was lost anyway: judged on its odds alone, which fell less than a blunder's.
     let limits = Limits {
         nodes: Some(3000),
         ..Limits::default()
     };
-    let judge = |prover: &mut dyn TinueProver| {
+    let annotate = |block: &str, prover: &mut dyn TinueProver| {
+        let record = GameRecord::parse(&game(
+            "x5/x5/x5/2,2,2,x2/1,1,1,1,x 1 5",
+            &format!("5. c5 {block}"),
+            "*",
+        ))
+        .unwrap();
         let mut searcher = Searcher::new(2, 1);
         let plies = annotate_game(&record, &limits, &mut searcher, prover, &mut || {}).unwrap();
+        let mut after = record.start_position().unwrap();
+        for ply in &record.plies {
+            after.do_move(ply.mv);
+        }
+        (plies, after)
+    };
+    let mut no_claims = Claims {
+        wins: |_: &Position| false,
+    };
+    // The comment shows the engine's line only where the move played was not the engine's.
+    let block = ["e1", "Se1", "Ce1"]
+        .into_iter()
+        .find(|block| {
+            annotate(block, &mut no_claims).0[1]
+                .comment
+                .contains(" pv ")
+        })
+        .expect("the engine prefers at most one of three blocks");
+    let judge = |prover: &mut dyn TinueProver| {
+        let (plies, _) = annotate(block, prover);
         assert!(plies[1].comment.contains("White wins by force in 12 plies"));
         assert_ne!(plies[1].comment.split(" pv ").nth(1), None, "{plies:?}");
         plies[1].marks.judgement
     };
-    let only_se1 = after.to_tps();
+    let only_block = annotate(block, &mut no_claims).1.to_tps();
     let mut one = Claims {
-        wins: move |p: &Position| p.to_tps() == only_se1,
+        wins: move |p: &Position| p.to_tps() == only_block,
     };
-    assert_eq!(judge(&mut one), Some(Judgement::Blunder));
+    assert_eq!(judge(&mut one), Some(Judgement::Blunder), "{block}");
     let mut every = Claims {
         wins: |p: &Position| p.ply() == 10,
     };
-    assert_ne!(judge(&mut every), Some(Judgement::Blunder));
+    assert_ne!(judge(&mut every), Some(Judgement::Blunder), "{block}");
 }
 
 #[test]

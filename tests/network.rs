@@ -282,7 +282,7 @@ fn network_files_load_for_the_size_in_their_name() {
 #[test]
 fn compiled_in_networks_are_the_weights_files() {
     let sizes: Vec<usize> = network::builtin_sizes().collect();
-    assert_eq!(sizes, [5, 6]);
+    assert_eq!(sizes, [4, 5, 6]);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
     for size in sizes {
         let file = Network::load(&root.join(format!("nnue-{size}x{size}.mhn"))).unwrap();
@@ -292,7 +292,7 @@ fn compiled_in_networks_are_the_weights_files() {
     for size in 3..=8 {
         assert_eq!(
             network::builtin(size).is_some(),
-            size == 5 || size == 6,
+            (4..=6).contains(&size),
             "{size}x{size}"
         );
     }

@@ -21,6 +21,7 @@ use std::sync::LazyLock;
 /// gets its file here only when its network won its matches (STRENGTH.md).
 const BUILTIN_FILES: [Option<&[u8]>; MAX_SIZE + 1] = {
     let mut files: [Option<&[u8]>; MAX_SIZE + 1] = [None; MAX_SIZE + 1];
+    files[4] = Some(include_bytes!("../../../weights/nnue-4x4.mhn"));
     files[5] = Some(include_bytes!("../../../weights/nnue-5x5.mhn"));
     files[6] = Some(include_bytes!("../../../weights/nnue-6x6.mhn"));
     files

@@ -424,20 +424,17 @@ fn a_defence_that_had_no_better_is_not_a_blunder() {
         nodes: Some(3000),
         ..Limits::default()
     };
-    let annotate = |block: &str, prover: &mut dyn TinueProver| {
-        let record = GameRecord::parse(&game(
+    let record = |block: &str| {
+        GameRecord::parse(&game(
             "x5/x5/x5/2,2,2,x2/1,1,1,1,x 1 5",
             &format!("5. c5 {block}"),
             "*",
         ))
-        .unwrap();
+        .unwrap()
+    };
+    let annotate = |record: &GameRecord, prover: &mut dyn TinueProver| {
         let mut searcher = Searcher::new(2, 1);
-        let plies = annotate_game(&record, &limits, &mut searcher, prover, &mut || {}).unwrap();
-        let mut after = record.start_position().unwrap();
-        for ply in &record.plies {
-            after.do_move(ply.mv);
-        }
-        (plies, after)
+        annotate_game(record, &limits, &mut searcher, prover, &mut || {}).unwrap()
     };
     let mut no_claims = Claims {
         wins: |_: &Position| false,
@@ -445,27 +442,25 @@ fn a_defence_that_had_no_better_is_not_a_blunder() {
     // The comment shows the engine's line only where the move played was not the engine's.
     let block = ["e1", "Se1", "Ce1"]
         .into_iter()
-        .find(|block| {
-            annotate(block, &mut no_claims).0[1]
-                .comment
-                .contains(" pv ")
-        })
+        .map(record)
+        .find(|block| annotate(block, &mut no_claims)[1].comment.contains(" pv "))
         .expect("the engine prefers at most one of three blocks");
     let judge = |prover: &mut dyn TinueProver| {
-        let (plies, _) = annotate(block, prover);
+        let plies = annotate(&block, prover);
         assert!(plies[1].comment.contains("White wins by force in 12 plies"));
         assert_ne!(plies[1].comment.split(" pv ").nth(1), None, "{plies:?}");
         plies[1].marks.judgement
     };
-    let only_block = annotate(block, &mut no_claims).1.to_tps();
+    let played = block.plies[1].mv.to_ptn();
+    let only_block = block.replay().unwrap().to_tps();
     let mut one = Claims {
         wins: move |p: &Position| p.to_tps() == only_block,
     };
-    assert_eq!(judge(&mut one), Some(Judgement::Blunder), "{block}");
+    assert_eq!(judge(&mut one), Some(Judgement::Blunder), "{played}");
     let mut every = Claims {
         wins: |p: &Position| p.ply() == 10,
     };
-    assert_ne!(judge(&mut every), Some(Judgement::Blunder), "{block}");
+    assert_ne!(judge(&mut every), Some(Judgement::Blunder), "{played}");
 }
 
 #[test]

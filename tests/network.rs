@@ -284,7 +284,7 @@ fn compiled_in_networks_are_the_weights_files() {
     let sizes: Vec<usize> = network::builtin_sizes().collect();
     assert_eq!(sizes, [4, 5, 6]);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
-    for size in sizes {
+    for &size in &sizes {
         let file = Network::load(&root.join(format!("nnue-{size}x{size}.mhn"))).unwrap();
         let builtin = network::builtin(size).expect("a compiled-in network");
         assert_eq!(builtin.to_bytes(), file.to_bytes(), "{size}x{size}");
@@ -292,7 +292,7 @@ fn compiled_in_networks_are_the_weights_files() {
     for size in 3..=8 {
         assert_eq!(
             network::builtin(size).is_some(),
-            (4..=6).contains(&size),
+            sizes.contains(&size),
             "{size}x{size}"
         );
     }

@@ -463,11 +463,11 @@ fn bad_command_lines_fail_with_one_line_and_status_2_before_connecting() {
         ),
         (vec!["--on-term", "explode"], "--on-term"),
         (vec!["--level", "0"], "--level"),
-        (vec!["--level", "10"], "--level"),
+        (vec!["--level", "11"], "--level"),
         (vec!["--level", "3", "--engine", "cmd=x"], "--level"),
         (vec!["--level-seed", "2147483648"], "--level-seed"),
         (vec!["--ponder", "maybe"], "--ponder"),
-        (vec!["--chat-levels", "1,10"], "--chat-levels"),
+        (vec!["--chat-levels", "1,11"], "--chat-levels"),
         (
             vec!["--chat-levels", "1", "--engine", "cmd=x"],
             "--chat-levels",

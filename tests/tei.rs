@@ -102,7 +102,7 @@ fn handshake_transcript() {
         "option name ScoreMate type check default false".to_string(),
         "option name ScoreSolved type check default false".to_string(),
         "option name EvalFile type string default <builtin>".to_string(),
-        "option name Level type spin default 9 min 1 max 9".to_string(),
+        "option name Level type spin default 10 min 1 max 10".to_string(),
         "option name LevelSeed type spin default 0 min 0 max 2147483647".to_string(),
         "size 3 4 5 6 7 8 halfkomi -10 -9 -8 -7 -6 -5 -4 -3 -2 -1 0 1 2 3 4 5 6 7 8 9 10"
             .to_string(),

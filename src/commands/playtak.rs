@@ -73,7 +73,7 @@ pub struct PlaytakArgs {
     /// Built-in search: threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
-    /// Built-in search: strength level, 1 (weakest) to 9 (full strength).
+    /// Built-in search: strength level, 1 (weakest) to 10 (full strength).
     #[arg(long, default_value_t = crate::search::level::FULL_STRENGTH)]
     pub level: u32,
     /// Built-in search: the seed of a level's choices (default: a new one each game).
@@ -124,7 +124,7 @@ pub struct PlaytakArgs {
     /// Chat: the largest increment players may ask for, in seconds.
     #[arg(long, default_value_t = 30)]
     pub chat_max_increment: u32,
-    /// Chat: the strength levels players may ask for (comma-separated; default all, 1 to 9;
+    /// Chat: the strength levels players may ask for (comma-separated; default all, 1 to 10;
     /// none with --engine).
     #[arg(long, value_delimiter = ',')]
     pub chat_levels: Vec<u32>,

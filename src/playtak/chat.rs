@@ -396,7 +396,7 @@ fn joined<T: ToString>(items: &[T], separator: &str) -> String {
     texts.join(separator)
 }
 
-/// A seek in a player's words: `5x5, 10 min +5 s, komi 2, you play White, level 9 (full)`.
+/// A seek in a player's words: `5x5, 10 min +5 s, komi 2, you play White, level 10 (full)`.
 fn describe(seek: &Seek, level: u32, for_whom: Option<&str>) -> String {
     let you = match seek.color {
         SeekColor::White => "you play Black",
@@ -562,7 +562,7 @@ mod tests {
         assert_eq!(chat.seek(&base(), now).opponent, "alice");
         assert_eq!(chat.game_started("alice"), Some(2));
         let help = say(&mut chat, "bobby", "help", now, false);
-        assert!(help.reply.contains("level 1|2|3 (9 = full)"), "{help:?}");
+        assert!(help.reply.contains("level 1|2|3 (10 = full)"), "{help:?}");
         // A TEI engine of the operator's: no levels at all.
         let mut chat = Chat::new(ChatConfig {
             levels: Vec::new(),

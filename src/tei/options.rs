@@ -372,7 +372,7 @@ mod tests {
         assert!(Options::check("Hash", Some("-1"), false).is_err());
         assert!(Options::check("Hash", Some("lots"), false).is_err());
         assert!(Options::check("Level", Some("0"), false).is_err());
-        assert!(Options::check("Level", Some("10"), false).is_err());
+        assert!(Options::check("Level", Some("11"), false).is_err());
         assert!(Options::check("LevelSeed", Some("-1"), false).is_err());
         assert!(Options::check("LevelSeed", Some("2147483648"), false).is_err());
     }
@@ -384,11 +384,15 @@ mod tests {
             Ok(OptionChange::Level(1))
         );
         assert_eq!(
+            Options::check("level", Some("10"), false),
+            Ok(OptionChange::Level(FULL_STRENGTH))
+        );
+        assert_eq!(
             Options::check("LEVELSEED", Some("2147483647"), false),
             Ok(OptionChange::LevelSeed(2_147_483_647))
         );
         let lines = Options::advertise(false);
-        assert!(lines.contains(&"option name Level type spin default 9 min 1 max 9".into()));
+        assert!(lines.contains(&"option name Level type spin default 10 min 1 max 10".into()));
         let mut options = Options::default();
         options.apply(OptionChange::Level(2));
         assert_eq!(options.level, 2);

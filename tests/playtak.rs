@@ -10,6 +10,7 @@ mod playtak_double;
 
 use menhir::core::{Color, GameRecord, RecordResult};
 use menhir::playtak::{AcceptFilter, Endpoint, EngineChoice, Login, Mode, RunSummary};
+use menhir::search::level::FULL_STRENGTH;
 use playtak_double::bot::{config, in_process, misbehave, run, seek, temp_dir, RUN_CAP};
 use playtak_double::{Double, Played, Scenario};
 use std::path::{Path, PathBuf};
@@ -440,6 +441,9 @@ fn an_unreachable_server_is_retried_then_given_up() {
 #[test]
 fn bad_command_lines_fail_with_one_line_and_status_2_before_connecting() {
     let bin = env!("CARGO_BIN_EXE_menhir");
+    // One above the top level: a valid level here would make the bot connect and retry.
+    let above_top = (FULL_STRENGTH + 1).to_string();
+    let levels_above_top = format!("1,{above_top}");
     // 127.0.0.1:9 (discard) is never reached: each case fails while checking its flags, as
     // clap's own errors (the first two) or the bot's checks (the rest), with the same status.
     for (args, expected) in [
@@ -463,11 +467,11 @@ fn bad_command_lines_fail_with_one_line_and_status_2_before_connecting() {
         ),
         (vec!["--on-term", "explode"], "--on-term"),
         (vec!["--level", "0"], "--level"),
-        (vec!["--level", "11"], "--level"),
+        (vec!["--level", &above_top], "--level"),
         (vec!["--level", "3", "--engine", "cmd=x"], "--level"),
         (vec!["--level-seed", "2147483648"], "--level-seed"),
         (vec!["--ponder", "maybe"], "--ponder"),
-        (vec!["--chat-levels", "1,11"], "--chat-levels"),
+        (vec!["--chat-levels", &levels_above_top], "--chat-levels"),
         (
             vec!["--chat-levels", "1", "--engine", "cmd=x"],
             "--chat-levels",

@@ -372,7 +372,8 @@ mod tests {
         assert!(Options::check("Hash", Some("-1"), false).is_err());
         assert!(Options::check("Hash", Some("lots"), false).is_err());
         assert!(Options::check("Level", Some("0"), false).is_err());
-        assert!(Options::check("Level", Some("11"), false).is_err());
+        let above_top = (FULL_STRENGTH + 1).to_string();
+        assert!(Options::check("Level", Some(&above_top), false).is_err());
         assert!(Options::check("LevelSeed", Some("-1"), false).is_err());
         assert!(Options::check("LevelSeed", Some("2147483648"), false).is_err());
     }

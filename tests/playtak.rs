@@ -14,7 +14,7 @@ use menhir::search::level::FULL_STRENGTH;
 use playtak_double::bot::{config, in_process, misbehave, run, seek, temp_dir, RUN_CAP};
 use playtak_double::{Double, Played, Scenario};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -488,11 +488,24 @@ fn bad_command_lines_fail_with_one_line_and_status_2_before_connecting() {
         if !args.contains(&"--server") {
             command.args(["--server", "127.0.0.1:9"]);
         }
-        let out = command
+        let mut child = command
             .args(&args)
             .env_remove("PLAYTAK_PASSWORD")
-            .output()
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
             .unwrap();
+        // A case whose flags turn valid would connect and retry for ever: fail it instead.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while child.try_wait().unwrap().is_none() {
+            if Instant::now() >= deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{args:?}: still running after 60 s, so the flags were accepted");
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(expected), "{args:?}: {stderr}");

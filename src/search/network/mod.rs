@@ -24,6 +24,7 @@ const BUILTIN_FILES: [Option<&[u8]>; MAX_SIZE + 1] = {
     files[4] = Some(include_bytes!("../../../weights/nnue-4x4.mhn"));
     files[5] = Some(include_bytes!("../../../weights/nnue-5x5.mhn"));
     files[6] = Some(include_bytes!("../../../weights/nnue-6x6.mhn"));
+    files[7] = Some(include_bytes!("../../../weights/nnue-7x7.mhn"));
     files
 };
 

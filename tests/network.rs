@@ -252,8 +252,8 @@ fn a_residual_network_corrects_the_linear_evaluation() {
     assert!(refused(&bytes).contains("kind 2"));
 }
 
-/// Every network file kept in `weights/` (compiled in) or `weights/candidates/` (a net that
-/// won a match but waits for its confirmation) loads, for the size its name gives.
+/// Every network file kept in `weights/` (compiled in) or `weights/candidates/` (a net whose
+/// matches are not all played yet) loads, for the size its name gives.
 #[test]
 fn network_files_load_for_the_size_in_their_name() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");

@@ -11,7 +11,9 @@ mod playtak_double;
 use menhir::core::{Color, GameRecord, RecordResult};
 use menhir::playtak::{AcceptFilter, Endpoint, EngineChoice, Login, Mode, RunSummary};
 use menhir::search::level::FULL_STRENGTH;
-use playtak_double::bot::{config, in_process, misbehave, run, seek, temp_dir, RUN_CAP};
+use playtak_double::bot::{
+    config, in_process, misbehave, run, seek, temp_dir, wait_at_most, RUN_CAP,
+};
 use playtak_double::{Double, Played, Scenario};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -496,14 +498,8 @@ fn bad_command_lines_fail_with_one_line_and_status_2_before_connecting() {
             .spawn()
             .unwrap();
         // A case whose flags turn valid would connect and retry for ever: fail it instead.
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while child.try_wait().unwrap().is_none() {
-            if Instant::now() >= deadline {
-                let _ = child.kill();
-                let _ = child.wait();
-                panic!("{args:?}: still running after 60 s, so the flags were accepted");
-            }
-            thread::sleep(Duration::from_millis(10));
+        if wait_at_most(&mut child, Duration::from_secs(60)).is_none() {
+            panic!("{args:?}: still running after 60 s, so the flags were accepted");
         }
         let out = child.wait_with_output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -9,7 +9,7 @@ mod playtak_double;
 
 use menhir::core::RecordResult;
 use menhir::playtak::Mode;
-use playtak_double::bot::{config, misbehave, run, seek, temp_dir, RUN_CAP};
+use playtak_double::bot::{config, misbehave, run, seek, temp_dir, wait_at_most, RUN_CAP};
 use playtak_double::{Double, Scenario};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
@@ -72,20 +72,6 @@ fn stderr_of(lines: Receiver<String>) -> String {
         text.push('\n');
     }
     text
-}
-
-/// Waits at most `limit` for the child; kills it if it is still running then.
-fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if let Some(status) = child.try_wait().unwrap() {
-            return Some(status);
-        }
-        thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
 }
 
 /// Waits (bounded by `RUN_CAP`) until the bot's first move of game 1 reached the double, read

@@ -11,12 +11,27 @@ use menhir::playtak::{
 };
 use menhir::search::level::FULL_STRENGTH;
 use std::path::{Path, PathBuf};
+use std::process::{Child, ExitStatus};
 use std::sync::mpsc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A guard only: a run that takes this long is hung.
 pub const RUN_CAP: Duration = Duration::from_secs(240);
+
+/// Waits at most `limit` for the child; kills it if it is still running then.
+pub fn wait_at_most(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
 
 pub fn seek(size: usize, half_komi: i32) -> Seek {
     let (stones, caps) = starting_reserves(size);

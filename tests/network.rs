@@ -282,7 +282,7 @@ fn network_files_load_for_the_size_in_their_name() {
 #[test]
 fn compiled_in_networks_are_the_weights_files() {
     let sizes: Vec<usize> = network::builtin_sizes().collect();
-    assert_eq!(sizes, [4, 5, 6, 7]);
+    assert_eq!(sizes, [4, 5, 6, 7, 8]);
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("weights");
     for &size in &sizes {
         let file = Network::load(&root.join(format!("nnue-{size}x{size}.mhn"))).unwrap();

@@ -25,6 +25,7 @@ const BUILTIN_FILES: [Option<&[u8]>; MAX_SIZE + 1] = {
     files[5] = Some(include_bytes!("../../../weights/nnue-5x5.mhn"));
     files[6] = Some(include_bytes!("../../../weights/nnue-6x6.mhn"));
     files[7] = Some(include_bytes!("../../../weights/nnue-7x7.mhn"));
+    files[8] = Some(include_bytes!("../../../weights/nnue-8x8.mhn"));
     files
 };
 

@@ -480,6 +480,28 @@ impl Position {
         self.set_top(origin, source, moving_kind);
     }
 
+    /// The squares whose stacks `mv` changes: a placement's square, or a spread's origin and
+    /// every square it drops on.
+    ///
+    /// ```
+    /// use menhir::core::Position;
+    /// let pos = Position::from_tps("x4/x4/x,21,x2/x4 1 3").unwrap();
+    /// assert_eq!(pos.move_squares(pos.parse_move("2b2>11").unwrap()).count(), 3);
+    /// assert_eq!(pos.move_squares(pos.parse_move("a1").unwrap()).count(), 1);
+    /// ```
+    #[inline]
+    pub fn move_squares(&self, mv: Move) -> Bitboard {
+        let mut squares = Bitboard::from_square(mv.square());
+        if !mv.is_placement() {
+            let mut at = squares;
+            for _ in 0..mv.distance() {
+                at = at.shift(mv.direction(), self.board());
+                squares |= at;
+            }
+        }
+        squares
+    }
+
     /// Plays a null move: the side to move passes. Only for search (null-move pruning).
     #[inline]
     pub fn do_null_move(&mut self) {

@@ -183,7 +183,8 @@ impl Position {
                 if !groups.spans(covered, board) {
                     continue;
                 }
-                if let Some(mv) = self.spread_road_on_line(sq, dir, &line[..steps], smash, pieces) {
+                let line = &line[..steps];
+                if let Some(mv) = self.spread_road_on_line(sq, dir, line, covered, smash, pieces) {
                     return Some(mv);
                 }
             }
@@ -191,8 +192,9 @@ impl Position {
         None
     }
 
-    /// The first spread from `sq` along `line` (the squares it may reach, nearest first) that
-    /// gives the side to move a road, trying drop patterns in move order.
+    /// The first spread from `sq` along `line` (the squares it may reach, nearest first;
+    /// `covered`: those and `sq`) that gives the side to move a road, trying drop patterns in
+    /// move order.
     ///
     /// Many drop patterns leave the same squares topped by the mover (a stack of one colour
     /// leaves the same ones for every pattern of a given length), so each pattern is reduced to
@@ -205,6 +207,7 @@ impl Position {
         sq: Square,
         dir: Direction,
         line: &[Bitboard],
+        covered: Bitboard,
         smash: bool,
         pieces: Bitboard,
     ) -> Option<Move> {
@@ -221,7 +224,6 @@ impl Position {
             bits | ((!(pieces & s).is_empty()) as u32) << i
         });
         let origin = Bitboard::from_square(sq);
-        let covered = line.iter().fold(origin, |all, &s| all | s);
         let outside = pieces & !covered;
         // Reductions already flooded: bit 0 the origin, bits 1.. the line's squares.
         let mut seen = [0u64; 8];

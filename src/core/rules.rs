@@ -1,7 +1,8 @@
 //! The end of the game: roads, flat counts with komi, the result, and repetition.
 
 use super::bitboard::Bitboard;
-use super::piece::Color;
+use super::moves::Move;
+use super::piece::{Color, PieceKind};
 use super::position::Position;
 use std::fmt;
 
@@ -125,13 +126,36 @@ impl Position {
     /// ```
     #[inline]
     pub fn result(&self) -> Option<GameResult> {
+        self.result_with_roads(true, true)
+    }
+
+    /// `result` just after `mv`, played from a position that was not over: a placement gives
+    /// the opponent no road and a wall gives no one a road, so those tests are left out (the
+    /// tinue solver asks after every move it tries).
+    ///
+    /// ```
+    /// use menhir::core::{Move, PieceKind, Position, Square};
+    /// let mut pos = Position::from_tps("1,1,x/x3/2,2,x 1 3").unwrap();
+    /// let c3 = Move::place(Square::new(2, 2, 3).unwrap(), PieceKind::Flat);
+    /// pos.do_move(c3);
+    /// assert_eq!(pos.result_after(c3), pos.result());
+    /// assert!(pos.result_after(c3).is_some());
+    /// ```
+    #[inline]
+    pub fn result_after(&self, mv: Move) -> Option<GameResult> {
+        let road_piece = !mv.is_placement() || mv.kind() != PieceKind::Wall;
+        self.result_with_roads(road_piece, !mv.is_placement())
+    }
+
+    /// `result` when only these roads could have appeared: the last mover's (`mover_road`) and
+    /// its opponent's (`other_road`); a caller that knows a move cannot make one skips its test.
+    #[inline]
+    pub fn result_with_roads(&self, mover_road: bool, other_road: bool) -> Option<GameResult> {
         let mover = !self.to_move();
-        let mover_road = self.has_road(mover);
-        let other_road = self.has_road(!mover);
-        if mover_road {
+        if mover_road && self.has_road(mover) {
             return Some(GameResult::Road(mover));
         }
-        if other_road {
+        if other_road && self.has_road(!mover) {
             return Some(GameResult::Road(!mover));
         }
         if self.is_flat_ending() {

@@ -37,6 +37,12 @@ impl Position {
         if let Some(mv) = self.road_win_in_play() {
             return Some(mv);
         }
+        self.flat_win_in_one_in_play()
+    }
+
+    /// A move that ends the game on flats at once with the side to move ahead (komi counted),
+    /// in a position its caller knows is not over. Roads are `road_win_in_play`.
+    pub fn flat_win_in_one_in_play(&mut self) -> Option<Move> {
         let me = self.to_move();
         let last_piece = self.pieces_in_reserve(me) <= 1;
         let few_empty = (self.empty().count() as usize) < self.size();

@@ -24,7 +24,7 @@
 use super::proof::{self, ProvenTable};
 use super::table::{Entry, Expansions, Table, INF};
 use super::{FREE_FIRST_MOVE, MAX_DEPTH};
-use crate::core::{Bitboard, Color, Move, MoveList, Position};
+use crate::core::{Bitboard, Color, Move, MoveList, PieceKind, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -508,6 +508,10 @@ impl Solver {
         } else {
             spread_threat_squares(pos)
         };
+        debug_assert!(
+            !or_node || pos.win_in_one_in_play().is_none(),
+            "an attacker node where the attacker wins at once"
+        );
         let mut list = std::mem::take(&mut self.move_lists[ply]);
         list.clear();
         pos.generate_moves(&mut list);
@@ -519,7 +523,7 @@ impl Solver {
             let untouched =
                 !spread_threat.is_empty() && (pos.move_squares(mv) & spread_threat).is_empty();
             let undo = pos.do_move(mv);
-            let judged = self.judge(pos, or_node, any_move, pieces, squares, untouched);
+            let judged = self.judge(pos, mv, or_node, any_move, pieces, squares, untouched);
             match judged {
                 Judged::Live => {
                     live.push(mv);
@@ -543,21 +547,32 @@ impl Solver {
         settled
     }
 
-    /// What the move just played from a node of this kind does: settles the node, is left out
+    /// What `mv`, just played from a node of this kind, does: settles the node, is left out
     /// (an attacker move that is neither a win nor a tak, unless `any_move`; a defender move
     /// after which the attacker wins at once), or is a child to search. `spread_kept`: the
     /// defender's move left every square of the attacker's winning spread as it was.
+    ///
+    /// The attacker never wins at once at its own nodes (the root's win in one is looked for
+    /// first, and a defence that leaves one is dropped), so its move makes it no road, and a
+    /// wall, which is no road piece and only blocks, makes it no road threat either.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     fn judge(
         &mut self,
         pos: &mut Position,
+        mv: Move,
         or_node: bool,
         any_move: bool,
         pieces: Bitboard,
         squares: Bitboard,
         spread_kept: bool,
     ) -> Judged {
-        if let Some(result) = pos.result() {
+        let result = if or_node {
+            pos.result_with_roads(false, !mv.is_placement())
+        } else {
+            pos.result_after(mv)
+        };
+        if let Some(result) = result {
             let win = result.winner() == Some(self.attacker);
             return match (or_node, win) {
                 (true, true) => Judged::Settles((0, INF, false)),
@@ -567,11 +582,16 @@ impl Solver {
         }
         if or_node {
             // The attacker's move must leave a win in one (a road, or flats).
-            return if any_move || pos.opponent_wins_in_one_in_play() {
-                Judged::Live
-            } else {
-                Judged::Drop
-            };
+            let tak = any_move
+                || if mv.is_placement() && mv.kind() == PieceKind::Wall {
+                    pos.do_null_move();
+                    let flats = pos.flat_win_in_one_in_play().is_some();
+                    pos.undo_null_move();
+                    flats
+                } else {
+                    pos.opponent_wins_in_one_in_play()
+                };
+            return if tak { Judged::Live } else { Judged::Drop };
         }
         if pos.is_threefold() {
             return Judged::Settles((INF, 0, true));

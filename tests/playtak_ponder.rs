@@ -60,7 +60,14 @@ fn the_built_in_search_ponders_on_the_opponents_time_and_stops_in_time() {
     );
     assert!(game.ponder_stop_max < STOP_GRACE, "{game:?}");
     let played = double.games();
-    assert_eq!(played[0].plies.len(), 10);
+    // The double's opponent plays random moves, so now and then (2 runs in 11 here) our
+    // fifth move makes a road and the game ends at ply 9 instead of the double's cap of 10.
+    let plies = played[0].plies.len();
+    assert!(
+        plies == 10 || (plies == 9 && played[0].result == "R-0"),
+        "{plies} plies, {}",
+        played[0].result
+    );
     assert_eq!(double.observed.lock().unwrap().move_noks, 0);
 }
 

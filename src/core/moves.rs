@@ -67,6 +67,22 @@ impl Move {
         self.0 >> 8 == 0
     }
 
+    /// Whether this is a wall placement: a wall is no road piece, so it makes no road and no
+    /// road threat (the road tests after a move skip it).
+    ///
+    /// ```
+    /// use menhir::core::{Direction, Move, PieceKind, Square};
+    /// let a1 = Square::new(0, 0, 5).unwrap();
+    /// assert!(Move::place(a1, PieceKind::Wall).places_wall());
+    /// assert!(!Move::place(a1, PieceKind::Cap).places_wall());
+    /// // A spread's direction sits where a placement keeps its kind: still no wall.
+    /// assert!(!Move::spread(a1, Direction::South, 1).places_wall());
+    /// ```
+    #[inline]
+    pub const fn places_wall(self) -> bool {
+        self.is_placement() && matches!(self.kind(), PieceKind::Wall)
+    }
+
     /// The kind placed (flat for a spread).
     #[inline]
     pub const fn kind(self) -> PieceKind {

@@ -2,7 +2,7 @@
 
 use super::bitboard::Bitboard;
 use super::moves::Move;
-use super::piece::{Color, PieceKind};
+use super::piece::Color;
 use super::position::Position;
 use std::fmt;
 
@@ -143,8 +143,7 @@ impl Position {
     /// ```
     #[inline]
     pub fn result_after(&self, mv: Move) -> Option<GameResult> {
-        let road_piece = !mv.is_placement() || mv.kind() != PieceKind::Wall;
-        self.result_with_roads(road_piece, !mv.is_placement())
+        self.result_with_roads(!mv.places_wall(), !mv.is_placement())
     }
 
     /// `result` when only these roads could have appeared: the last mover's (`mover_road`) and

@@ -24,7 +24,7 @@
 use super::proof::{self, ProvenTable};
 use super::table::{Entry, Expansions, Table, INF};
 use super::{FREE_FIRST_MOVE, MAX_DEPTH};
-use crate::core::{Bitboard, Color, Move, MoveList, PieceKind, Position};
+use crate::core::{Bitboard, Color, Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -582,16 +582,21 @@ impl Solver {
         }
         if or_node {
             // The attacker's move must leave a win in one (a road, or flats).
-            let tak = any_move
-                || if mv.is_placement() && mv.kind() == PieceKind::Wall {
-                    pos.do_null_move();
-                    let flats = pos.flat_win_in_one_in_play().is_some();
-                    pos.undo_null_move();
-                    flats
-                } else {
-                    pos.opponent_wins_in_one_in_play()
-                };
-            return if tak { Judged::Live } else { Judged::Drop };
+            if any_move {
+                return Judged::Live;
+            }
+            pos.do_null_move();
+            let threat = if mv.places_wall() {
+                pos.flat_win_in_one_in_play()
+            } else {
+                pos.win_in_one_in_play()
+            };
+            pos.undo_null_move();
+            return if threat.is_some() {
+                Judged::Live
+            } else {
+                Judged::Drop
+            };
         }
         if pos.is_threefold() {
             return Judged::Settles((INF, 0, true));
